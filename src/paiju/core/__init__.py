@@ -1,0 +1,1 @@
+"""Game-independent building blocks: seats, randomness, errors, notation."""
