@@ -71,7 +71,7 @@ def _play(engine: Engine[Any, Any], seed: int, *, checks: bool) -> tuple[Any, li
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_legal_play_ends(variant: str, seed: int) -> None:
     engine = get_engine(variant)
-    state, log = _play(engine, seed, checks=True)
+    state, _ = _play(engine, seed, checks=True)
     assert engine.is_terminal(state)
     options = engine.normalize_options({})
     assert len(engine.scores(state)) == engine.seat_count(options)

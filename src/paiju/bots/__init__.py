@@ -22,8 +22,23 @@ class Bot(Protocol):
         ...
 
 
+class RandomBot:
+    """Level 0 of every variant: a uniformly random legal action (a baseline for self-play)."""
+
+    def __init__(self, rng: Rng) -> None:
+        self._rng = rng
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        legal = list(view.get("legal", []))
+        if not legal:
+            raise ValueError("the view offers no legal action")
+        return str(legal[self._rng.randbelow(len(legal))])
+
+
 def make_bot(variant: str, level: int, rng: Rng) -> Bot:
-    """The bot of ``variant`` at ``level`` (1 is the simplest), drawing from its own ``rng``."""
+    """The bot of ``variant`` at ``level`` (0 is random-legal), drawing from its own ``rng``."""
+    if level == 0:
+        return RandomBot(rng)
     try:
         module = importlib.import_module(f"paiju.bots.{variant}")
     except ModuleNotFoundError as exc:

@@ -1,0 +1,1 @@
+"""The ``paiju`` command line."""

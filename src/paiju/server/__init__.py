@@ -1,0 +1,1 @@
+"""The asyncio WebSocket server: sessions, one task per room, the admin channel."""

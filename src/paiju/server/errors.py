@@ -1,0 +1,78 @@
+"""Protocol-level rejections (the rules' and the table's are in the same ``GameError`` family)."""
+
+from __future__ import annotations
+
+from paiju.core.errors import GameError
+
+
+class MalformedFrame(GameError):
+    """The frame is not a JSON object."""
+
+    code = "malformed_json"
+
+
+class InvalidMessage(GameError):
+    """Unknown ``type``, a missing field, or a field of the wrong kind."""
+
+    code = "invalid_message"
+
+
+class UnsupportedVersion(GameError):
+    """The client speaks a protocol version this server does not."""
+
+    code = "unsupported_version"
+
+
+class HelloRequired(GameError):
+    """The first message must be ``hello``."""
+
+    code = "hello_required"
+
+
+class RateLimited(GameError):
+    """Too many messages in too short a time."""
+
+    code = "rate_limited"
+
+
+class UnknownRoom(GameError):
+    """No room with that id."""
+
+    code = "unknown_room"
+
+
+class BadToken(GameError):
+    """The resume token is unknown or revoked."""
+
+    code = "bad_token"
+
+
+class AlreadyJoined(GameError):
+    """This connection already holds a seat or watches a room."""
+
+    code = "already_joined"
+
+
+#: Every code a client can receive, with its meaning (docs/protocol.md mirrors this).
+ERROR_CODES: dict[str, str] = {
+    "malformed_json": "the frame is not a JSON object",
+    "invalid_message": "unknown type, missing field or wrong field",
+    "unsupported_version": "the hello named a protocol version the server does not speak",
+    "hello_required": "the first message of a connection must be hello",
+    "rate_limited": "too many messages; slow down (repeated floods close the connection)",
+    "unknown_room": "no room with that id",
+    "bad_token": "the resume token is unknown or revoked",
+    "already_joined": "this connection already holds a seat or watches a room",
+    "not_seated": "the message needs a seat; join or resume first",
+    "room_full": "every seat of the room is taken",
+    "seat_taken": "the requested seat is taken or does not exist",
+    "wrong_phase": "the message does not fit the room's phase",
+    "stale_version": "the action names an older state than the seat's current decision",
+    "not_your_turn": "the seat is not among those the game waits for",
+    "malformed_action": "the action text is not in the variant's notation",
+    "illegal_action": "the rules do not allow this action now (variants add rule-naming codes)",
+    "game_over": "the hand or match is over",
+    "invalid_options": "a table option is unknown or has an unsupported value",
+    "unknown_variant": "no variant by that name",
+    "internal_error": "the server failed; the room state is unchanged",
+}

@@ -1,0 +1,221 @@
+"""The wire protocol: pydantic v2 models, a discriminated union on ``type`` in each direction.
+
+Every frame is one JSON object. Clients open with ``hello`` naming ``protocol_version``; the
+server answers ``welcome``. Engine views travel inside ``state`` messages as JSON objects whose
+fields each variant documents (docs/rules/<variant>.md); everything else is fixed here, and
+``paiju schema`` prints the JSON Schema of both directions.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+#: The protocol version this server speaks. A client naming another one is refused with
+#: ``unsupported_version``; additive changes (new optional fields, new message types the
+#: client may ignore) keep the number, anything else increases it.
+PROTOCOL_VERSION = 1
+
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+RoomId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ---------------------------------------------------------------- client -> server
+
+
+class Hello(_Message):
+    """The first message of every connection."""
+
+    type: Literal["hello"]
+    protocol_version: int
+    client: str = Field(default="", max_length=80)
+
+
+class JoinRoom(_Message):
+    """Take a seat in a room (the given one or the first free one), or watch it."""
+
+    type: Literal["join"]
+    room: RoomId
+    name: Name = "player"
+    seat: int | None = Field(default=None, ge=0, le=15)
+    spectate: bool = False
+
+
+class Resume(_Message):
+    """Take a seat back with the token handed out on ``join`` (after a disconnect)."""
+
+    type: Literal["resume"]
+    room: RoomId
+    token: str = Field(min_length=8, max_length=200)
+
+
+class SetReady(_Message):
+    """Ready (or not) to start; the match starts when every seat is taken and ready."""
+
+    type: Literal["ready"]
+    ready: bool = True
+
+
+class Act(_Message):
+    """Play an action (the variant's notation) against the version of the last state seen."""
+
+    type: Literal["act"]
+    version: int = Field(ge=0)
+    action: str = Field(min_length=1, max_length=400)
+
+
+class LeaveRoom(_Message):
+    """Give the seat up (during a match a bot takes it over) or stop watching."""
+
+    type: Literal["leave"]
+
+
+class Ping(_Message):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+    nonce: int | str | None = None
+
+
+ClientMessage = Annotated[
+    Hello | JoinRoom | Resume | SetReady | Act | LeaveRoom | Ping, Field(discriminator="type")
+]
+CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+# ---------------------------------------------------------------- server -> client
+
+
+class Welcome(_Message):
+    """Answer to ``hello``."""
+
+    type: Literal["welcome"]
+    protocol_version: int
+    server: str
+    variants: list[str]
+
+
+class Joined(_Message):
+    """You hold ``seat`` of ``room`` (``None`` when watching). Keep ``token`` to resume."""
+
+    type: Literal["joined"]
+    room: str
+    seat: int | None
+    token: str | None
+
+
+class SeatInfo(_Message):
+    """A seat as everyone sees it."""
+
+    seat: int
+    kind: Literal["empty", "human", "bot"]
+    name: str
+    ready: bool
+    connected: bool
+
+
+class State(_Message):
+    """The room as this connection may see it; sent after every change."""
+
+    type: Literal["state"]
+    room: str
+    variant: str
+    version: int
+    phase: Literal["waiting", "playing", "hand_over", "finished", "closed"]
+    hand: int
+    totals: list[int]
+    seats: list[SeatInfo]
+    you: int | None
+    to_act: list[int]
+    decision_version: int | None
+    deadline_ms: int | None
+    view: dict[str, Any] | None
+
+
+class EventBody(_Message):
+    """One thing that happened (``kind`` and its data, per variant)."""
+
+    kind: str
+    data: dict[str, Any]
+
+
+class GameEvent(_Message):
+    """Something happened that this connection may see."""
+
+    type: Literal["event"]
+    room: str
+    version: int
+    event: EventBody
+
+
+class Error(_Message):
+    """A refusal: ``code`` is stable (see docs/protocol.md), ``message`` is for people."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class Pong(_Message):
+    """Answer to ``ping``."""
+
+    type: Literal["pong"]
+    nonce: int | str | None = None
+
+
+class Left(_Message):
+    """You left the room."""
+
+    type: Literal["left"]
+    room: str
+
+
+ServerMessage = Annotated[
+    Welcome | Joined | State | GameEvent | Error | Pong | Left, Field(discriminator="type")
+]
+SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+# ---------------------------------------------------------------- operator (admin channel)
+
+
+class AdminRequest(_Message):
+    """An operator command on the authenticated admin channel (path ``/admin``)."""
+
+    type: Literal["admin"]
+    command: Literal["create", "list", "show", "close", "start"]
+    room: str | None = None
+    variant: str | None = None
+    seats: int | None = Field(default=None, ge=1, le=16)
+    bots: int = Field(default=0, ge=0, le=16)
+    bot_level: int = Field(default=1, ge=0, le=9)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: str | None = Field(default=None, max_length=200)
+
+
+class AdminResult(_Message):
+    """The answer to an admin command."""
+
+    type: Literal["admin_result"]
+    ok: bool
+    result: dict[str, Any] | list[dict[str, Any]] | None = None
+    code: str | None = None
+    message: str | None = None
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the protocol, both directions and the admin channel."""
+    return {
+        "title": "paiju protocol",
+        "protocol_version": PROTOCOL_VERSION,
+        "client_to_server": CLIENT_ADAPTER.json_schema(),
+        "server_to_client": SERVER_ADAPTER.json_schema(),
+        "admin_request": AdminRequest.model_json_schema(),
+        "admin_result": AdminResult.model_json_schema(),
+    }

@@ -1,0 +1,256 @@
+"""Rooms: one asyncio task per room is the single writer of its table (no locks).
+
+Everything that touches a table runs inside that task: connections submit closures through
+the room's inbox and await their result. The task sleeps until the next message or the
+table's next deadline, whichever comes first, and carries out the table's effects in order:
+persist first, then send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import structlog
+
+from paiju.bots import make_bot
+from paiju.core.errors import GameError, InvalidOptions
+from paiju.core.rng import SeededRng
+from paiju.engines.base import get_engine
+from paiju.persistence.store import RoomRecord, Store, write
+from paiju.server.config import ServerConfig, load_preset
+from paiju.server.errors import UnknownRoom
+from paiju.server.sessions import Session
+from paiju.table.effects import SPECTATORS, Effect, Persist, Send
+from paiju.table.table import CLOSED, FINISHED, WAITING, SeatBot, Table, TableSettings
+
+T = TypeVar("T")
+log = structlog.get_logger("paiju.rooms")
+
+RoomJob = Callable[[Table, float], tuple[T, list[Effect]]]
+
+
+class Room:
+    """A table, its members, and the task that alone may change it."""
+
+    def __init__(self, table: Table, store: Store) -> None:
+        self.table = table
+        self.store = store
+        self.members: dict[int, set[Session]] = {}
+        self.spectators: set[Session] = set()
+        self._inbox: asyncio.Queue[tuple[RoomJob[Any], asyncio.Future[Any]] | None] = (
+            asyncio.Queue()
+        )
+        self._task: asyncio.Task[None] | None = None
+        self.log = log.bind(room=table.room_id, variant=table.engine.name)
+
+    @property
+    def room_id(self) -> str:
+        return self.table.room_id
+
+    def start(self) -> None:
+        """Start the room's task."""
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=self.room_id)
+
+    async def call(self, job: RoomJob[T]) -> T:
+        """Run ``job(table, now)`` inside the room's task; its ``GameError`` is re-raised here."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        await self._inbox.put((job, future))
+        return await future
+
+    async def stop(self) -> None:
+        """Finish what is queued, then end the task."""
+        if self._task is None:
+            return
+        await self._inbox.put(None)
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._task = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            deadline = self.table.next_deadline()
+            timeout = None if deadline is None else max(0.0, deadline - loop.time())
+            try:
+                item = await asyncio.wait_for(self._inbox.get(), timeout)
+            except TimeoutError:
+                self._tick(loop.time())
+                continue
+            if item is None:
+                return
+            job, future = item
+            self._run_job(job, future, loop.time())
+            self._tick(loop.time())
+
+    def _run_job(self, job: RoomJob[Any], future: asyncio.Future[Any], now: float) -> None:
+        try:
+            result, effects = job(self.table, now)
+        except GameError as exc:
+            if not future.done():
+                future.set_exception(exc)
+            return
+        except Exception as exc:
+            self.log.exception("room_job_failed")
+            if not future.done():
+                future.set_exception(exc)
+            return
+        self.carry_out(effects)
+        if not future.done():
+            future.set_result(result)
+
+    def _tick(self, now: float) -> None:
+        try:
+            self.carry_out(self.table.tick(now))
+        except Exception:
+            # A failing engine must not kill the room's task; the table is unchanged by a
+            # failed apply, and the deadline is retried.
+            self.log.exception("room_tick_failed")
+
+    def carry_out(self, effects: list[Effect]) -> None:
+        """Persist, then send, in the order the table gave."""
+        for effect in effects:
+            if isinstance(effect, Persist):
+                write(self.store, self.room_id, effect.record)
+            elif isinstance(effect, Send):
+                self._send(effect)
+
+    def _send(self, effect: Send) -> None:
+        targets = self.spectators if effect.to == SPECTATORS else self.members.get(effect.to, ())
+        for session in list(targets):
+            session.send(effect.message)
+
+    def detach(self, session: Session) -> None:
+        """Stop sending to ``session`` (called inside the room's task)."""
+        self.spectators.discard(session)
+        for sessions in self.members.values():
+            sessions.discard(session)
+
+
+class RoomManager:
+    """Creates, finds, restores and closes rooms."""
+
+    def __init__(self, config: ServerConfig, store: Store) -> None:
+        self.config = config
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+
+    def get(self, room_id: str) -> Room:
+        """The live room; ``UnknownRoom`` if there is none."""
+        room = self.rooms.get(room_id)
+        if room is None:
+            raise UnknownRoom(f"no room {room_id!r}")
+        return room
+
+    def create(
+        self,
+        variant: str,
+        *,
+        seats: int | None = None,
+        bots: int = 0,
+        bot_level: int = 1,
+        options: dict[str, Any] | None = None,
+        seed: str | None = None,
+        room_id: str | None = None,
+    ) -> Room:
+        """Make a room from the variant's preset plus ``options``; the last ``bots`` seats
+        get bots. Raises ``GameError`` (unknown variant, bad options, too many rooms)."""
+        if len(self.rooms) >= self.config.max_rooms:
+            raise InvalidOptions(f"the server already has {self.config.max_rooms} rooms")
+        engine = get_engine(variant)
+        preset = load_preset(self.config.rooms_dir, variant)
+        raw = {**preset.options, **(options or {})}
+        if seats is not None and "seats" in engine.normalize_options(raw):
+            raw["seats"] = seats
+        normalized = engine.normalize_options(raw)
+        count = engine.seat_count(normalized)
+        if seats is not None and seats != count:
+            raise InvalidOptions(f"{variant} is played by {count} seats, not {seats}")
+        if bots > count:
+            raise InvalidOptions(f"{bots} bots do not fit {count} seats")
+        settings = {
+            "timers": {**self.config.timers, **preset.timers},
+            "bot_delay": self.config.bot_delay,
+            "between_hands": self.config.between_hands,
+        }
+        record = RoomRecord(
+            room_id=room_id or secrets.token_hex(4),
+            variant=variant,
+            options=normalized,
+            seed=seed if seed is not None else secrets.token_hex(16),
+            settings=settings,
+            created_at=time.time(),
+            totals=[0] * count,
+        )
+        table = self._table(record)
+        for seat in range(count - bots, count):
+            table.add_bot(seat, bot_level)
+        self.store.create_room(record)
+        return self._open(table, record)
+
+    def _table(self, record: RoomRecord) -> Table:
+        engine = get_engine(record.variant)
+        seed = record.seed
+
+        def bot_factory(seat: int, level: int) -> SeatBot:
+            return make_bot(record.variant, level, SeededRng(seed).derive(f"bot/{seat}"))
+
+        settings = TableSettings(
+            timers=record.settings.get("timers", {}),
+            bot_delay=float(record.settings.get("bot_delay", 0.0)),
+            between_hands=float(record.settings.get("between_hands", 0.0)),
+        )
+        return Table(record.room_id, engine, record.options, seed, settings, bot_factory)
+
+    def _open(self, table: Table, record: RoomRecord) -> Room:
+        room = Room(table, self.store)
+        write(self.store, record.room_id, table.status())
+        self.rooms[record.room_id] = room
+        room.start()
+        room.log.info("room_opened", seats=table.seat_count, phase=table.phase)
+        return room
+
+    def restore_all(self) -> int:
+        """Bring back every room that was open when the server stopped; returns how many."""
+        restored = 0
+        loop_now = asyncio.get_running_loop().time()
+        for record in self.store.list_rooms():
+            if record.phase in (FINISHED, CLOSED) or record.room_id in self.rooms:
+                continue
+            table = self._table(record)
+            for seat, info in enumerate(record.seats):
+                if info.get("kind") == "bot":
+                    table.add_bot(seat, int(info.get("bot_level", 1)))
+                elif info.get("kind") == "human":
+                    table.seats[seat].kind = "human"
+                    table.seats[seat].name = str(info.get("name", ""))
+                    table.seats[seat].ready = bool(info.get("ready", False))
+            if record.phase != WAITING:
+                table.restore(self.store.actions(record.room_id), loop_now)
+            self._open(table, record)
+            restored += 1
+        return restored
+
+    async def close(self, room_id: str, reason: str) -> dict[str, Any]:
+        """Close a room for good: tell its members, revoke its tokens, end its task."""
+        from paiju.table.commands import Close
+
+        room = self.get(room_id)
+
+        def job(table: Table, now: float) -> tuple[dict[str, Any], list[Effect]]:
+            return table.summary(), table.handle(None, Close(reason), now)
+
+        summary = await room.call(job)
+        self.store.revoke_tokens(room_id)
+        await room.stop()
+        del self.rooms[room_id]
+        return summary
+
+    async def shutdown(self) -> None:
+        """Stop every room's task after what it has queued (the rooms stay open on disk)."""
+        for room in list(self.rooms.values()):
+            await room.stop()

@@ -1,0 +1,57 @@
+"""What a seat (or the operator) asks of a table. The server turns protocol messages into these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Join:
+    """Take a seat: the requested one, or the first empty seat."""
+
+    name: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Leave:
+    """Give the seat up. During a match the seat is handed to a bot (the trustee) for good."""
+
+
+@dataclass(frozen=True)
+class Ready:
+    """Say the seat is (or is no longer) ready to start."""
+
+    ready: bool = True
+
+
+@dataclass(frozen=True)
+class Connected:
+    """The seat's player connected or lost the connection (shown to the other seats)."""
+
+    connected: bool
+
+
+@dataclass(frozen=True)
+class Act:
+    """Play ``action`` (the variant's notation) against table version ``version``."""
+
+    version: int
+    action: str
+
+
+@dataclass(frozen=True)
+class Start:
+    """Operator: start now, filling empty seats with bots of ``bot_level``."""
+
+    bot_level: int = 1
+
+
+@dataclass(frozen=True)
+class Close:
+    """Operator: end the room for good."""
+
+    reason: str = "closed by the operator"
+
+
+Command = Join | Leave | Ready | Connected | Act | Start | Close

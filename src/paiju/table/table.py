@@ -1,0 +1,458 @@
+"""One room's table: seats, the match (hand after hand), deadlines, bots and timeouts.
+
+Sans-I/O in the manner of the websockets library's ``Protocol``: ``handle(seat, command, now)``
+and ``tick(now)`` return effects, ``next_deadline()`` says when ``tick`` wants to be called.
+``now`` is any monotonic clock in seconds; tests pass plain numbers.
+
+Versions: the table has one version that every change increases; every state message carries
+it and every action echoes it. A seat's current decision began at some version (when it was
+asked, or when what it may do last changed); an action naming an older version than that is
+``stale_version``, so a claim that arrives after its window closed is refused instead of being
+applied to the next decision. Simultaneous decisions are unaffected: another seat's answer does
+not change what this seat may do, so its decision version stays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from paiju.core.errors import GameError, IllegalAction, NotYourTurn, StaleVersion
+from paiju.core.rng import SeededRng
+from paiju.core.seats import Seat
+from paiju.engines.base import Engine, Event, MatchInfo
+from paiju.table.commands import Act, Close, Command, Connected, Join, Leave, Ready, Start
+from paiju.table.effects import (
+    SPECTATORS,
+    ActionRecord,
+    Effect,
+    HandRecord,
+    Persist,
+    RoomStatus,
+    Send,
+)
+from paiju.table.errors import NotSeated, RoomFull, SeatTaken, WrongPhase
+
+#: Room phases, in order. "hand_over" shows a finished hand until the next one is dealt.
+WAITING, PLAYING, HAND_OVER, FINISHED, CLOSED = (
+    "waiting",
+    "playing",
+    "hand_over",
+    "finished",
+    "closed",
+)
+
+#: Safety bound on actions taken inside one ``tick`` (bots answering bots with no delay).
+MAX_AUTOMATIC_ACTIONS = 100_000
+
+
+class SeatBot(Protocol):
+    """What the table needs of a bot: an action for the view it is shown."""
+
+    def choose(self, view: Mapping[str, Any]) -> str: ...
+
+
+BotFactory = Callable[[Seat, int], SeatBot]
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """Time settings of a table, in seconds. A timer of 0 (or a missing kind) never expires."""
+
+    timers: Mapping[str, float] = field(default_factory=lambda: {"turn": 30.0})
+    bot_delay: float = 0.0
+    between_hands: float = 3.0
+
+    def timer(self, kind: str) -> float:
+        """Seconds a seat has for a decision of ``kind`` (falls back to ``default``)."""
+        return float(self.timers.get(kind, self.timers.get("default", 0.0)))
+
+
+@dataclass
+class SeatSlot:
+    """Who sits in a seat."""
+
+    kind: str = "empty"  # "empty", "human" or "bot"
+    name: str = ""
+    bot_level: int = 1
+    ready: bool = False
+    connected: bool = False
+
+    def public(self, seat: Seat) -> dict[str, Any]:
+        """The seat as every client sees it."""
+        return {
+            "seat": seat,
+            "kind": self.kind,
+            "name": self.name,
+            "ready": self.ready,
+            "connected": self.connected,
+        }
+
+
+@dataclass
+class Waiting:
+    """A seat the game waits for: since which version, until when, and what it may do."""
+
+    version: int
+    deadline: float | None
+    legal: frozenset[Any]
+
+
+class Table:
+    """The authoritative state machine of one room. See the module docstring."""
+
+    def __init__(
+        self,
+        room_id: str,
+        engine: Engine[Any, Any],
+        options: Mapping[str, Any],
+        seed: str,
+        settings: TableSettings,
+        bot_factory: BotFactory,
+    ) -> None:
+        self.room_id = room_id
+        self.engine = engine
+        self.options = dict(options)
+        self.seed = seed
+        self.settings = settings
+        self._bot_factory = bot_factory
+        self.seat_count = engine.seat_count(self.options)
+        self.seats = [SeatSlot() for _ in range(self.seat_count)]
+        self.bots: dict[Seat, SeatBot] = {}
+        self.phase = WAITING
+        self.version = 0
+        self.hand = 0
+        self.totals: tuple[int, ...] = (0,) * self.seat_count
+        self.hand_scores: list[tuple[int, ...]] = []
+        self.carry: dict[str, Any] = {}
+        self.state: Any = None
+        self.seq = 0
+        self.close_reason = ""
+        self.last_joined: Seat | None = None
+        self._waiting: dict[Seat, Waiting] = {}
+        self._next_hand_at: float | None = None
+
+    # ------------------------------------------------------------------ commands
+
+    def handle(self, seat: Seat | None, command: Command, now: float) -> list[Effect]:
+        """Carry out ``command`` from ``seat`` (``None``: not seated / the operator).
+
+        Raises a ``GameError`` and changes nothing if the command is refused.
+        """
+        if self.phase == CLOSED:
+            raise WrongPhase("the room is closed")
+        if isinstance(command, Join):
+            return self._join(command, now)
+        if isinstance(command, Start):
+            return self._start(command.bot_level, now)
+        if isinstance(command, Close):
+            return self._close(command.reason)
+        if seat is None:
+            raise NotSeated("join a seat first")
+        if isinstance(command, Act):
+            return self._act(seat, command.version, command.action, "player", now)
+        if isinstance(command, Ready):
+            return self._ready(seat, command.ready, now)
+        if isinstance(command, Connected):
+            self.seats[seat].connected = command.connected
+            return self._changed(now)
+        if isinstance(command, Leave):
+            return self._leave(seat, now)
+        raise IllegalAction(f"unknown command {type(command).__name__}")
+
+    def _join(self, command: Join, now: float) -> list[Effect]:
+        if self.phase != WAITING:
+            raise WrongPhase("the match has started; join as a spectator or resume your seat")
+        seat = command.seat
+        if seat is None:
+            free = [s for s, slot in enumerate(self.seats) if slot.kind == "empty"]
+            if not free:
+                raise RoomFull(f"all {self.seat_count} seats are taken")
+            seat = free[0]
+        elif not 0 <= seat < self.seat_count or self.seats[seat].kind != "empty":
+            raise SeatTaken(f"seat {seat} is not free")
+        self.seats[seat] = SeatSlot(kind="human", name=command.name, connected=True)
+        self.last_joined = seat
+        return self._changed(now)
+
+    def _ready(self, seat: Seat, ready: bool, now: float) -> list[Effect]:
+        if self.phase != WAITING:
+            raise WrongPhase("the match has already started")
+        self.seats[seat].ready = ready
+        effects = self._changed(now)
+        if self._all_ready():
+            effects += self._begin_match(now)
+        return effects
+
+    def _all_ready(self) -> bool:
+        return all(s.kind == "bot" or (s.kind == "human" and s.ready) for s in self.seats)
+
+    def _leave(self, seat: Seat, now: float) -> list[Effect]:
+        if self.phase == WAITING:
+            self.seats[seat] = SeatSlot()
+            return self._changed(now)
+        # Mid-match the seat is played by a bot (the trustee) so the others can finish.
+        self._make_bot(seat, 1, f"{self.seats[seat].name} (bot)")
+        self._waiting.pop(seat, None)
+        effects = self._changed(now)
+        return effects
+
+    def _start(self, bot_level: int, now: float) -> list[Effect]:
+        if self.phase != WAITING:
+            raise WrongPhase("the match has already started")
+        empty = [seat for seat, slot in enumerate(self.seats) if slot.kind == "empty"]
+        # Make every bot before seating any, so a failure leaves the room as it was.
+        made = {seat: self._bot_factory(seat, bot_level) for seat in empty}
+        for seat, bot in made.items():
+            self.seats[seat] = SeatSlot(
+                kind="bot", name=f"bot {seat}", bot_level=bot_level, ready=True
+            )
+            self.bots[seat] = bot
+        return self._begin_match(now)
+
+    def add_bot(self, seat: Seat, level: int) -> None:
+        """Put a bot in an empty seat before the match starts (operator set-up)."""
+        if self.phase != WAITING or self.seats[seat].kind != "empty":
+            raise SeatTaken(f"seat {seat} is not free")
+        self._make_bot(seat, level, f"bot {seat}")
+
+    def _make_bot(self, seat: Seat, level: int, name: str) -> None:
+        bot = self._bot_factory(seat, level)
+        self.seats[seat] = SeatSlot(kind="bot", name=name, bot_level=level, ready=True)
+        self.bots[seat] = bot
+
+    def _close(self, reason: str) -> list[Effect]:
+        self.phase = CLOSED
+        self.close_reason = reason
+        self._waiting.clear()
+        self._next_hand_at = None
+        self.version += 1
+        return [Persist(self.status()), *self._broadcast_states(0.0)]
+
+    # ------------------------------------------------------------------ the match
+
+    def _begin_match(self, now: float) -> list[Effect]:
+        self.hand = 0
+        return self._deal(now)
+
+    def _match_info(self) -> MatchInfo:
+        return MatchInfo(hand=self.hand, totals=self.totals, carry=self.carry)
+
+    def _deal(self, now: float) -> list[Effect]:
+        self._next_hand_at = None
+        if self.engine.match_over(self.options, self._match_info()):
+            self.phase = FINISHED  # the last hand's state stays on view
+            self.version += 1
+            event = Event("match_over", {"totals": list(self.totals)})
+            return [
+                Persist(self.status()),
+                *self._send_events((event,)),
+                *self._broadcast_states(now),
+            ]
+        rng = SeededRng(self.seed).derive(str(self.hand))
+        self.state = self.engine.initial_state(self.options, rng, self._match_info())
+        self.phase = PLAYING
+        self.version += 1
+        self._waiting.clear()
+        self._refresh_waiting(now)
+        event = Event("hand_started", {"hand": self.hand})
+        return [Persist(self.status()), *self._send_events((event,)), *self._broadcast_states(now)]
+
+    def _act(self, seat: Seat, version: int, text: str, source: str, now: float) -> list[Effect]:
+        if self.phase != PLAYING:
+            raise WrongPhase(f"no hand is being played (the room is {self.phase})")
+        waiting = self._waiting.get(seat)
+        if version > self.version:
+            raise StaleVersion(f"version {version} is newer than the table's {self.version}")
+        if version < self.version and (waiting is None or version < waiting.version):
+            raise StaleVersion(
+                f"version {version} is stale: the table is at {self.version}; "
+                "reload the state and decide again"
+            )
+        if waiting is None:
+            raise NotYourTurn(f"seat {seat} is not to act now")
+        action = self.engine.parse_action(text)
+        step = self.engine.apply(self.state, seat, action)
+        canonical = self.engine.format_action(action)
+        self.state = step.state
+        self.version += 1
+        self.seq += 1
+        record = ActionRecord(self.hand, self.seq, seat, canonical, source, self.version)
+        self._waiting.pop(seat, None)
+        effects: list[Effect] = [Persist(record), *self._send_events(step.events)]
+        if self.engine.is_terminal(self.state):
+            effects += self._finish_hand(now)
+        else:
+            self._refresh_waiting(now)
+            effects += self._broadcast_states(now)
+        return effects
+
+    def _finish_hand(self, now: float) -> list[Effect]:
+        scores = tuple(self.engine.scores(self.state))
+        self.totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
+        self.hand_scores.append(scores)
+        self.carry = self.engine.carry(self.state)
+        self.phase = HAND_OVER
+        self._waiting.clear()
+        self._next_hand_at = now + self.settings.between_hands
+        event = Event(
+            "hand_over", {"hand": self.hand, "scores": list(scores), "totals": list(self.totals)}
+        )
+        return [
+            Persist(HandRecord(self.hand, scores, self.totals)),
+            *self._send_events((event,)),
+            *self._broadcast_states(now),
+        ]
+
+    def _refresh_waiting(self, now: float) -> None:
+        to_act = self.engine.to_act(self.state)
+        for seat in [s for s in self._waiting if s not in to_act]:
+            del self._waiting[seat]
+        for seat in to_act:
+            legal = self.engine.legal_actions(self.state, seat)
+            current = self._waiting.get(seat)
+            if current is None or current.legal != legal:
+                self._waiting[seat] = Waiting(self.version, self._deadline_for(seat, now), legal)
+
+    def _deadline_for(self, seat: Seat, now: float) -> float | None:
+        if seat in self.bots:
+            return now + self.settings.bot_delay
+        kind_of = getattr(self.engine, "timer_kind", None)
+        kind = kind_of(self.state, seat) if kind_of is not None else "turn"
+        seconds = self.settings.timer(kind)
+        return now + seconds if seconds > 0 else None
+
+    def restore(self, log: list[ActionRecord], now: float) -> None:
+        """Rebuild a match in progress from its log after a restart (effects are dropped).
+
+        The seats must already be set as they were; every logged action goes through the same
+        path as when it was first taken, so a log that does not replay raises ``GameError``.
+        """
+        self._begin_match(now)
+        for record in log:
+            while record.hand > self.hand and self.phase == HAND_OVER:
+                self._next_hand(now)
+            self._act(record.seat, self.version, record.action, record.source, now)
+            self.seq = record.seq
+            self.version = max(self.version, record.version)
+        self.version += 1
+
+    # ------------------------------------------------------------------ time
+
+    def next_deadline(self) -> float | None:
+        """The earliest time at which ``tick`` has something to do, or ``None``."""
+        times = [w.deadline for w in self._waiting.values() if w.deadline is not None]
+        if self._next_hand_at is not None:
+            times.append(self._next_hand_at)
+        return min(times, default=None)
+
+    def tick(self, now: float) -> list[Effect]:
+        """Take every action that is due at ``now``: bot moves, timeouts, the next hand."""
+        effects: list[Effect] = []
+        for _ in range(MAX_AUTOMATIC_ACTIONS):
+            due = self._next_due(now)
+            if due is None:
+                return effects
+            effects += due()
+        raise RuntimeError("the table kept acting on its own; a bot or timeout loops")
+
+    def _next_due(self, now: float) -> Callable[[], list[Effect]] | None:
+        if self.phase == HAND_OVER and self._next_hand_at is not None and self._next_hand_at <= now:
+            return lambda: self._next_hand(now)
+        due = sorted(
+            (w.deadline, seat)
+            for seat, w in self._waiting.items()
+            if w.deadline is not None and w.deadline <= now
+        )
+        if self.phase != PLAYING or not due:
+            return None
+        seat = due[0][1]
+        return lambda: self._automatic_action(seat, now)
+
+    def _next_hand(self, now: float) -> list[Effect]:
+        self.hand += 1
+        return self._deal(now)
+
+    def _automatic_action(self, seat: Seat, now: float) -> list[Effect]:
+        bot = self.bots.get(seat)
+        if bot is not None:
+            try:
+                return self._act(
+                    seat, self.version, bot.choose(self.engine.view(self.state, seat)), "bot", now
+                )
+            except GameError:
+                pass  # a bot that errs is replaced by the trustee's move, never stalls the room
+        text = self.engine.format_action(self.engine.timeout_action(self.state, seat))
+        return self._act(seat, self.version, text, "timeout", now)
+
+    # ------------------------------------------------------------------ output
+
+    def snapshot(self, seat: Seat | None, now: float) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (``None``: a spectator): only what it may see."""
+        waiting = self._waiting.get(seat) if seat is not None else None
+        deadline_ms = None
+        if waiting is not None and waiting.deadline is not None:
+            deadline_ms = max(0, round((waiting.deadline - now) * 1000))
+        return {
+            "type": "state",
+            "room": self.room_id,
+            "variant": self.engine.name,
+            "version": self.version,
+            "phase": self.phase,
+            "hand": self.hand,
+            "totals": list(self.totals),
+            "seats": [slot.public(s) for s, slot in enumerate(self.seats)],
+            "you": seat,
+            "to_act": sorted(self._waiting),
+            "decision_version": waiting.version if waiting is not None else None,
+            "deadline_ms": deadline_ms,
+            "view": self.engine.view(self.state, seat) if self.state is not None else None,
+        }
+
+    def _broadcast_states(self, now: float) -> list[Effect]:
+        targets = [s for s, slot in enumerate(self.seats) if slot.kind == "human"]
+        sends: list[Effect] = [Send(s, self.snapshot(s, now)) for s in targets]
+        sends.append(Send(SPECTATORS, self.snapshot(None, now)))
+        return sends
+
+    def _send_events(self, events: tuple[Event, ...]) -> list[Effect]:
+        sends: list[Effect] = []
+        for event in events:
+            message = {"kind": event.kind, "data": dict(event.data)}
+            for seat, slot in enumerate(self.seats):
+                if slot.kind == "human" and event.visible_to(seat):
+                    sends.append(Send(seat, self._event_message(message)))
+            if event.visible_to(None):
+                sends.append(Send(SPECTATORS, self._event_message(message)))
+        return sends
+
+    def _event_message(self, event: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "event", "room": self.room_id, "version": self.version, "event": event}
+
+    def _changed(self, now: float) -> list[Effect]:
+        self.version += 1
+        if self.phase == PLAYING:
+            self._refresh_waiting(now)
+        return [Persist(self.status()), *self._broadcast_states(now)]
+
+    def status(self) -> RoomStatus:
+        seats = tuple(
+            slot.public(s) | {"bot_level": slot.bot_level} for s, slot in enumerate(self.seats)
+        )
+        return RoomStatus(self.phase, self.totals, seats)
+
+    def summary(self) -> dict[str, Any]:
+        """What an operator sees of the room (no hidden tiles)."""
+        return {
+            "room": self.room_id,
+            "variant": self.engine.name,
+            "phase": self.phase,
+            "version": self.version,
+            "hand": self.hand,
+            "totals": list(self.totals),
+            "hand_scores": [list(s) for s in self.hand_scores],
+            "seats": [slot.public(s) for s, slot in enumerate(self.seats)],
+            "to_act": sorted(self._waiting),
+            "options": self.options,
+        }

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from paiju.engines import base
+from paiju.persistence.memory import MemoryStore
+from paiju.server.app import PaijuServer
+from paiju.server.config import ServerConfig
+
+ROOMS_DIR = str(Path(__file__).resolve().parents[2] / "configs" / "rooms")
+
+
+@pytest.fixture(autouse=True)
+def race_variant(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Register the tests' tiny "race" engine next to the real ones."""
+    monkeypatch.setitem(base._REGISTRY, "race", "tests.table.fake_engine:RaceEngine")
+    yield
+
+
+def test_config(**overrides: object) -> ServerConfig:
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        rooms_dir=ROOMS_DIR,
+        bot_delay=0.0,
+        between_hands=0.0,
+        timers={"turn": 0.0, "claim": 0.0},
+        admin_token="secret-admin-token",
+    )
+    return config.with_overrides(dict(overrides))
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[PaijuServer]:
+    srv = PaijuServer(test_config(), MemoryStore(), "secret-admin-token")
+    await srv.start()
+    yield srv
+    await srv.stop()
