@@ -20,7 +20,7 @@ def race_variant(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def test_config(**overrides: object) -> ServerConfig:
+def make_config(**overrides: object) -> ServerConfig:
     config = ServerConfig(
         host="127.0.0.1",
         port=0,
@@ -35,7 +35,7 @@ def test_config(**overrides: object) -> ServerConfig:
 
 @pytest.fixture
 async def server() -> AsyncIterator[PaijuServer]:
-    srv = PaijuServer(test_config(), MemoryStore(), "secret-admin-token")
+    srv = PaijuServer(make_config(), MemoryStore(), "secret-admin-token")
     await srv.start()
     yield srv
     await srv.stop()

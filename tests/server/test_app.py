@@ -203,10 +203,10 @@ async def test_an_oversized_frame_closes_only_that_connection(server: PaijuServe
 
 async def test_a_flood_is_rate_limited_then_closed() -> None:
     from paiju.persistence.memory import MemoryStore
-    from tests.server.conftest import test_config
+    from tests.server.conftest import make_config
 
     srv = PaijuServer(
-        test_config(rate_per_second=1.0, rate_burst=3, flood_strikes=5),
+        make_config(rate_per_second=1.0, rate_burst=3, flood_strikes=5),
         MemoryStore(),
         "t0ken-admin",
     )
@@ -266,9 +266,9 @@ async def test_admin_commands_create_list_show_start_close(server: PaijuServer) 
 
 async def test_shutdown_closes_clients_with_a_reason() -> None:
     from paiju.persistence.memory import MemoryStore
-    from tests.server.conftest import test_config
+    from tests.server.conftest import make_config
 
-    srv = PaijuServer(test_config(), MemoryStore(), "t0ken-admin")
+    srv = PaijuServer(make_config(), MemoryStore(), "t0ken-admin")
     await srv.start()
     client = await Client.open(srv.port)
     await srv.stop()

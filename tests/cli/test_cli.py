@@ -1,0 +1,108 @@
+"""The command line: every command has --help; schema, selfplay, replay and judge work."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from paiju.cli.__main__ import build_parser, main, run_judge
+from paiju.engines import base
+from paiju.persistence.sqlite import SqliteStore
+from paiju.persistence.store import RoomRecord, write
+from paiju.server.protocol import schema
+from paiju.table.commands import Start
+from paiju.table.effects import Persist
+from paiju.table.table import FINISHED, Table, TableSettings
+from tests.table.fake_engine import FirstLegalBot, RaceEngine
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "protocol_schema.json"
+
+
+@pytest.fixture
+def race(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setitem(base._REGISTRY, "race", "tests.table.fake_engine:RaceEngine")
+    yield
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["serve"],
+        ["room"],
+        ["room", "create"],
+        ["room", "list"],
+        ["room", "show"],
+        ["room", "close"],
+        ["room", "start"],
+        ["schema"],
+        ["selfplay"],
+        ["replay"],
+        ["judge"],
+    ],
+)
+def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        build_parser().parse_args([*argv, "--help"])
+    assert info.value.code == 0
+    assert "usage: paiju" in capsys.readouterr().out
+
+
+def test_the_schema_matches_the_golden_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """If the protocol changes on purpose: paiju schema --output tests/golden/protocol_schema.json"""
+    assert main(["schema"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads(GOLDEN.read_text()) == json.loads(json.dumps(schema()))
+    kinds = printed["client_to_server"]["discriminator"]["mapping"]
+    assert set(kinds) == {"hello", "join", "resume", "ready", "act", "leave", "ping"}
+
+
+def test_selfplay_reports_each_level(race: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--variant", "race", "--games", "6", "--bots", "0,0", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "race: 6 games, 12 hands" in out and "level 0: n=24" in out
+
+
+def test_selfplay_refuses_a_wrong_number_of_levels(race: None) -> None:
+    with pytest.raises(ValueError, match="2 bot levels"):
+        main(["selfplay", "--variant", "race", "--games", "1", "--bots", "0,0,0", "--quiet"])
+
+
+def test_replay_prints_a_stored_game(
+    race: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "p.sqlite3"
+    store = SqliteStore(db)
+    engine = RaceEngine()
+    options = engine.normalize_options({"hands": 2})
+    store.create_room(RoomRecord("abc", "race", options, "s", {}, 0.0, totals=[0, 0]))
+    table = Table(
+        "abc",
+        engine,
+        options,
+        "s",
+        TableSettings(timers={}, between_hands=1.0),
+        lambda seat, level: FirstLegalBot(),
+    )
+    effects = table.handle(None, Start(), 0.0)
+    now = 0.0
+    while table.phase != FINISHED:
+        now = table.next_deadline() or now
+        effects += table.tick(now)
+    for effect in effects:
+        if isinstance(effect, Persist):
+            write(store, "abc", effect.record)
+    store.close()
+    assert main(["replay", "abc", "--database", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "room abc  variant race  phase finished" in out
+    assert out.count("result:") == 2
+    assert main(["replay", "zzz", "--database", str(db)]) == 1
+
+
+def test_judge_refuses_an_unknown_variant() -> None:
+    assert run_judge("nosuchgame", io.StringIO(""), io.StringIO()) == 2
