@@ -53,7 +53,7 @@ def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[s
 
 
 def test_the_schema_matches_the_golden_file(capsys: pytest.CaptureFixture[str]) -> None:
-    """If the protocol changes on purpose: paiju schema --output tests/golden/protocol_schema.json"""
+    """On a deliberate change: paiju schema --output tests/golden/protocol_schema.json"""
     assert main(["schema"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(GOLDEN.read_text()) == json.loads(json.dumps(schema()))
