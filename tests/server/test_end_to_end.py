@@ -65,7 +65,7 @@ def served(tmp_path: Path) -> Iterator[tuple[int, list[str]]]:
                 break
             except OSError:
                 if proc.poll() is not None:
-                    raise RuntimeError(proc.stderr.read() if proc.stderr else "serve exited")
+                    raise RuntimeError(proc.stderr.read() if proc.stderr else "exit") from None
                 time.sleep(0.05)
         yield port, [*common, "--port", str(port)]
     finally:
