@@ -276,3 +276,33 @@ async def test_shutdown_closes_clients_with_a_reason() -> None:
         await client.recv()
     assert info.value.rcvd is not None and info.value.rcvd.code == 1001
     assert "shutting down" in info.value.rcvd.reason
+
+
+async def test_an_illegal_dragon_arrangement_is_refused_with_the_rule(server: PaijuServer) -> None:
+    room = server.rooms.create("dragon", bots=3, bot_level=1, options={"hands": 1})
+    client, _ = await joined_client(server, room.room_id)
+    await client.send({"type": "ready"})
+    state = await client.until_state(lambda s: s["phase"] == "playing" and s["to_act"] == [0])
+    table = server.rooms.get(room.room_id).table
+    before = (table.version, table.state)
+    hand = state["view"]["hand"]
+    not_mine = next(t for t in ["66", "11", "44", "13", "55", "33"] if hand.count(t) == 0)
+    attempts = {
+        f"chain {' '.join(hand[:6])} | {not_mine} {hand[7]}": {
+            "not_your_tiles",
+            "wrong_tile_count",
+        },
+        "chain 66 | 11": {"chain_length", "not_your_tiles", "wrong_tile_count"},
+        "chain 99 | 11": {"malformed_action"},
+    }
+    for action, codes in attempts.items():
+        await client.send({"type": "act", "version": state["version"], "action": action})
+        error = await client.expect("error")
+        assert error["code"] in codes, (action, error)
+        assert (table.version, table.state) == before
+    await client.send(
+        {"type": "act", "version": state["version"], "action": state["view"]["legal"][0]}
+    )
+    final = await client.until_state(lambda s: s["phase"] == "finished")
+    assert final["view"]["result"]["scores"] == list(table.hand_scores[0])
+    await client.close()

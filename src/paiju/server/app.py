@@ -205,6 +205,7 @@ class PaijuServer:
             try:
                 await self._dispatch(session, parse_frame(frame))
             except GameError as exc:
+                self._log_for(session).info("refused", code=exc.code, reason=exc.message)
                 session.send(error_message(exc))
             except Exception:
                 log.exception("dispatch_failed", session=session.session_id)
@@ -278,9 +279,15 @@ class PaijuServer:
         session.send(table.snapshot(None, now))
         return None, []
 
+    def _log_for(self, session: Session) -> Any:
+        """A logger bound to the session and, once it has one, its room and seat."""
+        room = session.room.room_id if session.room is not None else None
+        return log.bind(session=session.session_id, room=room, seat=session.seat)
+
     def _attach(self, room: Room, session: Session, seat: int, token: str | None) -> None:
         room.members.setdefault(seat, set()).add(session)
         session.room, session.seat = room, seat
+        self._log_for(session).info("seated")
         session.send({"type": "joined", "room": room.room_id, "seat": seat, "token": token})
 
     async def _resume(self, session: Session, message: p.Resume) -> None:
