@@ -142,7 +142,10 @@ class Engine(Protocol[S, A]):
 
 #: Variant name -> "module:attribute" of the engine class. One line per variant.
 _REGISTRY: dict[str, str] = {
+    "diu": "paiju.engines.diu.engine:DiuEngine",
     "dragon": "paiju.engines.dragon.engine:DragonEngine",
+    "mcr": "paiju.engines.mcr.engine:McrEngine",
+    "shengji": "paiju.engines.shengji.engine:ShengjiEngine",
 }
 
 
