@@ -8,10 +8,6 @@ PORT ?= 8765
 
 .PHONY: serve test lint typecheck unit bench clean
 
-bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
-
-
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -38,6 +34,9 @@ unit: $(STAMP)
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .pytest_cache .ruff_cache
