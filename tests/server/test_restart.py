@@ -6,6 +6,9 @@ from pathlib import Path
 
 from paiju.persistence.sqlite import SqliteStore
 from paiju.server.app import PaijuServer
+from paiju.table.commands import Join, Ready
+from paiju.table.effects import ActionRecord, Effect
+from paiju.table.table import Table
 from tests.server.client import Client
 from tests.server.conftest import make_config
 
@@ -38,5 +41,31 @@ async def test_a_match_survives_a_server_restart(tmp_path: Path) -> None:
         resumed = await again.expect("state")
         assert resumed["phase"] == "playing" and resumed["view"]["phase"] == "play"
         await again.close()
+    finally:
+        await second.stop()
+
+
+async def test_a_room_whose_log_no_longer_replays_does_not_stop_the_server(tmp_path: Path) -> None:
+    db = tmp_path / "paiju.sqlite3"
+    first = PaijuServer(make_config(), SqliteStore(db), "admin-token-1")
+    await first.start()
+
+    def seat_and_start(table: Table, now: float) -> tuple[None, list[Effect]]:
+        effects = table.handle(None, Join("ann"), now)
+        return None, effects + table.handle(0, Ready(), now)
+
+    rooms = []
+    for _ in range(2):
+        room = first.rooms.create("race", bots=1, bot_level=0)
+        await room.call(seat_and_start)
+        rooms.append(room.room_id)
+    await first.stop()
+    corrupt = SqliteStore(db)
+    corrupt.append_action(rooms[1], ActionRecord(0, 10**6, 0, "add 2", "player", 10**6))
+    corrupt.close()
+    second = PaijuServer(make_config(), SqliteStore(db), "admin-token-2")
+    await second.start()
+    try:
+        assert list(second.rooms.rooms) == [rooms[0]]
     finally:
         await second.stop()

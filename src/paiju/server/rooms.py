@@ -230,7 +230,13 @@ class RoomManager:
                     table.seats[seat].name = str(info.get("name", ""))
                     table.seats[seat].ready = bool(info.get("ready", False))
             if record.phase != WAITING:
-                table.restore(self.store.actions(record.room_id), loop_now)
+                try:
+                    table.restore(self.store.actions(record.room_id), loop_now)
+                except Exception:
+                    # A log that no longer replays (a changed rule) must not stop the server;
+                    # the room stays on disk for `paiju replay` and inspection.
+                    log.exception("room_restore_failed", room=record.room_id)
+                    continue
             self._open(table, record)
             restored += 1
         return restored
