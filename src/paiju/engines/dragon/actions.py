@@ -1,0 +1,77 @@
+"""Dragon actions and their canonical notation.
+
+* ``chain 16 66 64 44 45 | 11 22`` — an arrangement: each chain tile as it is laid, pips of
+  its left half then its right half (``64`` is the tile ``46`` laid 6 then 4), then ``|`` and
+  the leftover tiles (得分牌) by their codes. A chain and its reverse are the same arrangement:
+  the canonical text reads the chain from the end that gives the smaller reading, and lists
+  the leftover in tile order (天 first). ``parse_action`` accepts either direction and any
+  leftover order and canonicalises.
+* ``bust`` — the hand cannot lay a chain of 6 (legal only then).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paiju.core.errors import MalformedAction
+from paiju.core.notation import split_tokens
+from paiju.engines.dragon.solver import Laid, canonical_chain
+from paiju.engines.dragon.tiles import Kind, kind_of, tile_code
+
+
+@dataclass(frozen=True)
+class Arrange:
+    """Lay ``chain`` (tiles as laid, left to right) and score ``leftover``.
+
+    Stored canonically whatever the construction order: the chain in its canonical
+    direction, the leftover sorted by kind. Validity (own tiles, length, matching halves) is
+    the engine's business, not the action's.
+    """
+
+    chain: tuple[Laid, ...]
+    leftover: tuple[Kind, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "chain", canonical_chain(self.chain))
+        object.__setattr__(self, "leftover", tuple(sorted(self.leftover)))
+
+    def kinds(self) -> list[Kind]:
+        """Every tile the arrangement uses, chain then leftover."""
+        return [kind_of(f"{left}{right}") for left, right in self.chain] + list(self.leftover)
+
+
+@dataclass(frozen=True)
+class DeclareBust:
+    """Declare a hand that has no chain of 6 (it scores as bust, below everything)."""
+
+
+Action = Arrange | DeclareBust
+
+
+def _laid(token: str) -> Laid:
+    kind_of(token)  # raises MalformedAction for a non-tile
+    return int(token[0]), int(token[1])
+
+
+def parse_action(text: str) -> Action:
+    """The action written in dragon notation; ``MalformedAction`` if it cannot be read."""
+    tokens = split_tokens(text)
+    if tokens == ["bust"]:
+        return DeclareBust()
+    if tokens[0] != "chain":
+        raise MalformedAction(f"a dragon action is 'chain ... | ...' or 'bust', not {text!r}")
+    body = tokens[1:]
+    if body.count("|") != 1:
+        raise MalformedAction(f"an arrangement needs exactly one '|' before its leftover: {text!r}")
+    cut = body.index("|")
+    chain = tuple(_laid(t) for t in body[:cut])
+    leftover = tuple(kind_of(t) for t in body[cut + 1 :])
+    return Arrange(chain, leftover)
+
+
+def format_action(action: Action) -> str:
+    """Canonical notation: ``parse_action(format_action(a)) == a``."""
+    if isinstance(action, DeclareBust):
+        return "bust"
+    laid = [f"{left}{right}" for left, right in action.chain]
+    return " ".join(["chain", *laid, "|", *(tile_code(k) for k in action.leftover)])

@@ -1,0 +1,200 @@
+"""``DragonEngine``: pai gow dragon (牌九接龙) as a paiju engine.
+
+Each seat is dealt 8 tiles from a shuffled set of 32 and privately arranges them: a chain of 6
+or 7 tiles with equal touching halves, and a leftover of 2 or 1 scoring tiles (得分牌). All
+seats submit at once; the showdown comes when the last one submits, and every two seats
+settle (the loser pays the winner 1, or 2 when the winner's leftover is a pair).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import replace
+from itertools import pairwise
+from typing import Any
+
+from paiju.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from paiju.core.rng import Rng
+from paiju.core.seats import Seat
+from paiju.engines.base import Event, MatchInfo, Options, Step
+from paiju.engines.dragon import actions, rules
+from paiju.engines.dragon.actions import Action, Arrange, DeclareBust
+from paiju.engines.dragon.scoring import category
+from paiju.engines.dragon.solver import arrangements, best_leftover, solve_cached
+from paiju.engines.dragon.state import DragonState, net_scores, new_state, showdown
+from paiju.engines.dragon.tiles import FULL_SET, Kind, counts_of, kind_of
+from paiju.engines.dragon.view import build_view
+
+
+@functools.lru_cache(maxsize=4096)
+def legal_for_hand(hand: tuple[Kind, ...]) -> frozenset[Action]:
+    """Every legal action for a sorted 8-tile hand: its arrangements, or ``bust`` if none."""
+    found = arrangements(hand)
+    if not found:
+        return frozenset({DeclareBust()})
+    return frozenset(Arrange(chain, leftover) for chain, leftover in found)
+
+
+def check_arrangement(hand: tuple[Kind, ...], action: Action) -> None:
+    """Raise ``IllegalAction`` with a rule-naming code unless ``action`` is legal for ``hand``.
+
+    Codes: ``not_bust``, ``wrong_tile_count``, ``chain_length``, ``not_your_tiles``,
+    ``halves_do_not_match``; ``not_legal`` if anything else is wrong (it cannot happen: the
+    named checks are complete, this only pins legality to ``legal_for_hand``).
+    """
+    if isinstance(action, DeclareBust):
+        if best_leftover(hand) is not None:
+            raise IllegalAction(
+                "this hand can lay a chain of 6, so it is not bust", code="not_bust"
+            )
+        return
+    used = action.kinds()
+    if len(used) != len(hand):
+        raise IllegalAction(
+            f"an arrangement uses all {len(hand)} tiles of the hand, not {len(used)}",
+            code="wrong_tile_count",
+        )
+    if len(action.chain) not in (6, 7):
+        raise IllegalAction(
+            f"the chain must have 6 or 7 tiles, not {len(action.chain)}", code="chain_length"
+        )
+    if counts_of(used) != counts_of(hand):
+        raise IllegalAction(
+            "the arrangement does not use exactly the tiles of your hand", code="not_your_tiles"
+        )
+    for (_, right), (left, _) in pairwise(action.chain):
+        if right != left:
+            raise IllegalAction(
+                f"touching halves must be equal: {right} meets {left}", code="halves_do_not_match"
+            )
+    # The checks above name the broken rule; legality itself is decided by legal_actions.
+    if action not in legal_for_hand(hand):
+        raise IllegalAction("this is not a valid arrangement of your hand", code="not_legal")
+
+
+class DragonEngine:
+    """The dragon rules; every method is pure (see ``paiju.engines.base.Engine``)."""
+
+    name = "dragon"
+
+    def normalize_options(self, raw: Options) -> dict[str, Any]:
+        return rules.normalize_options(raw)
+
+    def seat_count(self, options: Options) -> int:
+        return int(rules.normalize_options(options)["seats"])
+
+    def initial_state(self, options: Options, rng: Rng, match: MatchInfo) -> DragonState:
+        """Shuffle the 32 tiles and deal 8 to each seat; the rest stay face down."""
+        opts = rules.normalize_options(options)
+        deck = list(FULL_SET)
+        rng.shuffle(deck)
+        seats = opts["seats"]
+        hands = [deck[8 * s : 8 * s + 8] for s in range(seats)]
+        return new_state(opts, hands, deck[8 * seats :], hand_index=match.hand)
+
+    def version(self, state: DragonState) -> int:
+        return state.version
+
+    def to_act(self, state: DragonState) -> frozenset[Seat]:
+        """Every seat that has not submitted (none after the showdown)."""
+        if state.over:
+            return frozenset()
+        return frozenset(s for s, a in enumerate(state.submissions) if a is None)
+
+    def legal_actions(self, state: DragonState, seat: Seat) -> frozenset[Action]:
+        if seat not in self.to_act(state):
+            return frozenset()
+        return legal_for_hand(state.hands[seat])
+
+    def apply(self, state: DragonState, seat: Seat, action: Action) -> Step[DragonState]:
+        """Record ``seat``'s arrangement; the last submission triggers the showdown.
+
+        Raises ``GameOver`` after the showdown, ``NotYourTurn`` for a seat that is not at the
+        table or has already submitted (code ``already_submitted``), ``IllegalAction`` for an
+        invalid arrangement (codes of ``check_arrangement``), ``MalformedAction`` for an object
+        that is no dragon action.
+        """
+        if state.over:
+            raise GameOver("the hand is over")
+        if not 0 <= seat < state.seat_count:
+            raise NotYourTurn(f"there is no seat {seat} at this table")
+        if state.submissions[seat] is not None:
+            raise NotYourTurn(f"seat {seat} has already submitted", code="already_submitted")
+        if not isinstance(action, Arrange | DeclareBust):
+            raise MalformedAction(f"not a dragon action: {action!r}")
+        check_arrangement(state.hands[seat], action)
+        submissions = list(state.submissions)
+        submissions[seat] = action
+        nxt = replace(state, version=state.version + 1, submissions=tuple(submissions))
+        events = [Event("submitted", {"seat": seat})]
+        if all(a is not None for a in submissions):
+            nxt = showdown(nxt)
+            events.append(Event("showdown", {"scores": list(net_scores(nxt))}))
+        return Step(nxt, tuple(events))
+
+    def view(self, state: DragonState, seat: Seat | None) -> dict[str, Any]:
+        waiting = self.to_act(state)
+        legal = list(legal_texts(state.hands[seat])) if seat is not None and seat in waiting else []
+        return build_view(state, seat, legal, sorted(waiting))
+
+    def timeout_action(self, state: DragonState, seat: Seat) -> Action:
+        """The trustee's choice: the solver's optimal arrangement (or ``bust``)."""
+        return optimal_action(state.hands[seat], state.scoring)
+
+    def is_terminal(self, state: DragonState) -> bool:
+        return state.over
+
+    def scores(self, state: DragonState) -> tuple[int, ...]:
+        return net_scores(state)
+
+    def carry(self, state: DragonState) -> dict[str, Any]:
+        """Dragon carries nothing between hands but how many were played."""
+        return {"hands_played": state.hand_index + 1}
+
+    def match_over(self, options: Options, match: MatchInfo) -> bool:
+        return bool(match.hand >= rules.normalize_options(options)["hands"])
+
+    def parse_action(self, text: str) -> Action:
+        return actions.parse_action(text)
+
+    def format_action(self, action: Action) -> str:
+        return actions.format_action(action)
+
+    def timer_kind(self, state: DragonState, seat: Seat) -> str:
+        """Every decision in dragon is the one arrangement of a hand."""
+        return "arrange"
+
+    def hand_stats(self, state: DragonState) -> list[dict[str, float]]:
+        """Per seat, once the hand is over: ``pair`` / ``bust`` (the scored category) and
+        ``missed`` (1 when the scored leftover is worse than the hand's best arrangement)."""
+        if not state.over:
+            return [{} for _ in state.hands]
+        scoring = state.scoring
+        return [
+            {
+                "pair": float(category(key) == "pair"),
+                "bust": float(category(key) == "bust"),
+                "missed": float(key < solve_cached(hand, scoring).key),
+            }
+            for hand, key in zip(state.hands, state.keys, strict=True)
+        ]
+
+
+def optimal_action(hand: tuple[Kind, ...], scoring: rules.ScoringOptions) -> Action:
+    """The solver's optimal arrangement of ``hand`` as an action."""
+    solution = solve_cached(tuple(sorted(hand)), scoring)
+    if not solution.chain:
+        return DeclareBust()
+    return Arrange(solution.chain, solution.leftover)
+
+
+def hand_from_codes(codes: Iterable[str]) -> tuple[Kind, ...]:
+    """A sorted hand from tile codes (a small helper for tests and tools)."""
+    return tuple(sorted(kind_of(c) for c in codes))
+
+
+@functools.lru_cache(maxsize=4096)
+def legal_texts(hand: tuple[Kind, ...]) -> tuple[str, ...]:
+    """The sorted notation of every legal action of a sorted hand (for views)."""
+    return tuple(sorted(actions.format_action(a) for a in legal_for_hand(hand)))

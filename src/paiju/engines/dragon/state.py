@@ -1,0 +1,116 @@
+"""The state of one dragon hand, and the showdown settlement (结算).
+
+A hand has two phases: ``arrange`` (every seat that has not submitted is to act, all at
+once) and ``showdown`` (everything revealed and settled). States are frozen and hashable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from paiju.engines.dragon.actions import Action, Arrange
+from paiju.engines.dragon.rules import ScoringOptions, scoring_options
+from paiju.engines.dragon.scoring import BUST, Key, compare, leftover_key
+from paiju.engines.dragon.solver import best_key
+from paiju.engines.dragon.tiles import Kind
+
+
+@dataclass(frozen=True)
+class DragonState:
+    """One hand.
+
+    ``hands[s]`` is seat ``s``'s 8 tiles (sorted kinds); ``undealt`` the tiles nobody holds
+    (hidden forever). ``submissions[s]`` is ``None`` until seat ``s`` submits. ``keys`` and
+    ``payments`` are empty until the showdown; ``payments[i][j]`` is what seat ``i`` pays seat
+    ``j``.
+    """
+
+    version: int
+    hand_index: int
+    options: tuple[tuple[str, Any], ...]
+    hands: tuple[tuple[Kind, ...], ...]
+    undealt: tuple[Kind, ...]
+    submissions: tuple[Action | None, ...]
+    keys: tuple[Key, ...] = ()
+    payments: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def opts(self) -> dict[str, Any]:
+        """The normalized table options as a dict."""
+        return dict(self.options)
+
+    @property
+    def scoring(self) -> ScoringOptions:
+        """The options that decide how leftovers score."""
+        return scoring_options(self.opts)
+
+    @property
+    def seat_count(self) -> int:
+        """How many seats play this hand."""
+        return len(self.hands)
+
+    @property
+    def over(self) -> bool:
+        """Whether the showdown has happened."""
+        return bool(self.keys)
+
+
+def new_state(
+    options: Mapping[str, Any],
+    hands: Sequence[Sequence[Kind]],
+    undealt: Sequence[Kind],
+    hand_index: int = 0,
+) -> DragonState:
+    """A hand in its arrange phase with these (normalized) options and dealt hands."""
+    return DragonState(
+        version=0,
+        hand_index=hand_index,
+        options=tuple(sorted(options.items())),
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        undealt=tuple(sorted(undealt)),
+        submissions=(None,) * len(hands),
+    )
+
+
+def submission_key(action: Action, scoring: ScoringOptions) -> Key:
+    """The score of a validated submission: its leftover's key, or bust."""
+    if isinstance(action, Arrange):
+        return leftover_key(action.leftover, scoring)
+    return BUST
+
+
+def settle(keys: Sequence[Key]) -> tuple[tuple[int, ...], ...]:
+    """Every two seats settle: the loser pays the winner 1, or 2 if the winner's leftover is
+    a pair; a tie (a copy) pays nothing. ``result[i][j]`` is what ``i`` pays ``j``."""
+    n = len(keys)
+    pay = [[0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(n):
+            if i != j and compare(keys[j], keys[i]) > 0:
+                pay[i][j] = 2 if keys[j][0] == 3 else 1
+    return tuple(tuple(row) for row in pay)
+
+
+def showdown(state: DragonState) -> DragonState:
+    """The state after the last submission: keys fixed and payments settled.
+
+    With ``scoring = best`` each hand is scored by its optimal arrangement, whatever was
+    submitted.
+    """
+    scoring = state.scoring
+    if state.opts["scoring"] == "best":
+        keys = tuple(best_key(h, scoring) for h in state.hands)
+    else:
+        keys = tuple(submission_key(a, scoring) for a in state.submissions if a is not None)
+    return replace(state, keys=keys, payments=settle(keys))
+
+
+def net_scores(state: DragonState) -> tuple[int, ...]:
+    """Per-seat net of the settlement (zero-sum); zeros before the showdown."""
+    n = state.seat_count
+    if not state.payments:
+        return (0,) * n
+    pay = state.payments
+    return tuple(sum(pay[j][i] for j in range(n)) - sum(pay[i]) for i in range(n))

@@ -1,0 +1,38 @@
+"""The dragon bot plays the solver's arrangement, reading only the view."""
+
+from __future__ import annotations
+
+import pytest
+
+from paiju.bots import make_bot as make_any_bot
+from paiju.bots.dragon import make_bot
+from paiju.core.rng import ScriptedRng, SeededRng
+from paiju.engines.base import MatchInfo
+from paiju.engines.dragon.engine import DragonEngine
+
+ENGINE = DragonEngine()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_bot_plays_the_optimal_legal_arrangement(seed: int) -> None:
+    opts = ENGINE.normalize_options({"pair_set": "civil"} if seed % 2 else {})
+    state = ENGINE.initial_state(opts, SeededRng(f"bot/{seed}"), MatchInfo(0, (0,) * 4))
+    bot = make_bot(1, SeededRng("b"))
+    for seat in range(4):
+        view = ENGINE.view(state, seat)
+        text = bot.choose(view)
+        assert text in view["legal"]
+        assert text == ENGINE.format_action(ENGINE.timeout_action(state, seat))
+        state = ENGINE.apply(state, seat, ENGINE.parse_action(text)).state
+    assert ENGINE.is_terminal(state)
+
+
+def test_bot_levels_and_idle_views() -> None:
+    opts = ENGINE.normalize_options({})
+    state = ENGINE.initial_state(opts, ScriptedRng(), MatchInfo(0, (0,) * 4))
+    bot = make_any_bot("dragon", 1, ScriptedRng())
+    assert bot.choose(ENGINE.view(state, 0)) == "bust"
+    with pytest.raises(ValueError):
+        bot.choose(ENGINE.view(state, None))
+    with pytest.raises(ValueError):
+        make_bot(2, ScriptedRng())
