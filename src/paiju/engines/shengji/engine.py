@@ -1,0 +1,265 @@
+"""``ShengjiEngine``: the Engine protocol for 升级 / tractor (four seats, two decks).
+
+Phases and actions:
+
+* ``deal``: cards are dealt one at a time; after each round every seat holding a legal bid
+  is asked (``bid ...`` or ``pass``), see ``bidding``. The first hand with no bid is
+  redealt; a later hand flips the kitty. (Asking only seats that can bid keeps the deal
+  short, at the price of showing that such a seat holds a level card or a joker pair.)
+* ``bury``: the landlord holds 33 cards and buries eight, one ``bury X`` at a time, so
+  the choice is a list of at most 33 actions instead of C(33, 8).
+* ``play``: tricks of ``play ...`` until the hands are empty.
+
+  Leads are the one place where ``legal_actions`` is not the full set: any non-empty set of
+  cards of one effective suit is a legal lead (a throw 甩牌 is an *attempt* the rules then
+  resolve), which is astronomically many. ``legal_actions`` lists every single, pair and
+  tractor plus throw candidates built from the hand alone (per suit the whole holding and
+  every union of two components; never filtered by the other hands, which would leak
+  them). ``apply`` accepts ANY one-suit lead from the hand and judges it with the same
+  functions (``throw.check_throw``), turning a failed throw into its forced component.
+  Follows are enumerated exactly by ``follow.legal_follows`` (the forced-follow rules); only
+  when a position has more than ``legal.FOLLOW_LIMIT`` legal follows (large discards by a
+  void hand) is the list cut to the cheapest and the point-shedding ones; ``apply`` still
+  accepts every legal follow.
+* ``over``: scores, levels, next landlord; ``carry`` feeds the next hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from paiju.core.errors import GameOver, IllegalAction, NotYourTurn
+from paiju.core.rng import Rng
+from paiju.core.seats import Seat
+from paiju.engines.base import Event, MatchInfo, Options, Step
+from paiju.engines.shengji import actions as notation
+from paiju.engines.shengji.actions import Action, make
+from paiju.engines.shengji.bidding import advance_deal, bidder_to_ask, legal_bids
+from paiju.engines.shengji.cards import (
+    RANK_NAME,
+    RANK_NUMBER,
+    SEATS,
+    card_points,
+    full_pack,
+    remove_cards,
+)
+from paiju.engines.shengji.legal import play_actions
+from paiju.engines.shengji.options import normalize
+from paiju.engines.shengji.play import final_points, play_cards
+from paiju.engines.shengji.scoring import Outcome, outcome
+from paiju.engines.shengji.state import Bid, ShengjiState, with_hand
+from paiju.engines.shengji.view import build_view
+
+
+class ShengjiEngine:
+    """The shengji rules; every method is pure."""
+
+    name = "shengji"
+
+    def normalize_options(self, raw: Options) -> dict[str, Any]:
+        return normalize(raw)
+
+    def seat_count(self, options: Options) -> int:
+        return SEATS
+
+    def initial_state(self, options: Options, rng: Rng, match: MatchInfo) -> ShengjiState:
+        """Shuffle two decks and deal up to the first bidding question.
+
+        ``match.carry`` holds ``levels`` (rank names per team) and ``landlord``.
+        """
+        opts = normalize(options)
+        deck = full_pack()
+        rng.shuffle(deck)
+        carry = match.carry
+        levels = tuple(RANK_NUMBER[r] for r in carry.get("levels", ("2", "2")))
+        landlord = carry.get("landlord")
+        level = levels[landlord % 2] if landlord is not None else levels[0]
+        state = ShengjiState(
+            options=tuple(sorted(opts.items())),
+            version=0,
+            phase="deal",
+            hand_no=match.hand,
+            levels=(levels[0], levels[1]),
+            landlord=landlord,
+            level=level,
+            deal_start=landlord if landlord is not None else 0,
+            redeals=0,
+            deck=tuple(deck),
+        )
+        return advance_deal(state)
+
+    def version(self, state: ShengjiState) -> int:
+        return state.version
+
+    def to_act(self, state: ShengjiState) -> frozenset[Seat]:
+        if state.phase == "deal":
+            seat = bidder_to_ask(state)
+            return frozenset() if seat is None else frozenset({seat})
+        if state.phase == "bury":
+            return frozenset({state.landlord or 0})
+        turn = state.turn()
+        return frozenset() if turn is None else frozenset({turn})
+
+    def legal_actions(self, state: ShengjiState, seat: Seat) -> frozenset[Action]:
+        return _legal(state, seat)
+
+    def apply(self, state: ShengjiState, seat: Seat, action: Action) -> Step[ShengjiState]:
+        if state.phase == "over":
+            raise GameOver("the hand is over")
+        if seat not in self.to_act(state):
+            raise NotYourTurn(f"seat {seat} is not to act")
+        if state.phase == "deal":
+            return _apply_deal(state, seat, action)
+        if state.phase == "bury":
+            return _apply_bury(state, seat, action)
+        if action.kind != "play":
+            raise IllegalAction("play cards now", code="wrong_phase")
+        new, events = play_cards(state, seat, action.cards)
+        return Step(new.bump(), tuple(events))
+
+    def view(self, state: ShengjiState, seat: Seat | None) -> dict[str, Any]:
+        legal: list[str] = []
+        if seat is not None and seat in self.to_act(state):
+            legal = sorted(notation.format_action(a) for a in _legal(state, seat))
+        return build_view(state, seat, legal, self.to_act(state), self.scores(state))
+
+    def timeout_action(self, state: ShengjiState, seat: Seat) -> Action:
+        """Pass a bid; bury / lead the cheapest single; follow with the cheapest legal play."""
+        if state.phase == "deal":
+            return Action("pass")
+        hand = state.hands[seat]
+        ctx = state.ctx
+        cheapest = min(hand, key=lambda c: (card_points(c), ctx.is_trump(c), ctx.value(c), c))
+        if state.phase == "bury":
+            return make("bury", [cheapest])
+        if not state.trick:
+            return make("play", [cheapest])
+        return min(_legal(state, seat), key=lambda a: _cost(a, state))
+
+    def timer_kind(self, state: ShengjiState, seat: Seat) -> str:
+        """``bid`` during the deal, ``turn`` otherwise."""
+        return "bid" if state.phase == "deal" else "turn"
+
+    def is_terminal(self, state: ShengjiState) -> bool:
+        return state.phase == "over"
+
+    def scores(self, state: ShengjiState) -> tuple[int, ...]:
+        """Levels won: declarers' win +gain / -gain; attackers' win +(gain+1) / -(gain+1)."""
+        if state.phase != "over":
+            return (0,) * SEATS
+        result = _outcome(state)
+        winners = state.declarers if not result.attackers_win else 1 - state.declarers
+        amount = result.gain + (1 if result.attackers_win else 0)
+        return tuple(amount if s % 2 == winners else -amount for s in range(SEATS))
+
+    def hand_stats(self, state: ShengjiState) -> list[dict[str, float]]:
+        """Per seat: ``win``, ``declarer``, ``points_taken`` (points of tricks it won),
+        ``attacker_points`` (the hand's final attacker total, same for all)."""
+        scores = self.scores(state)
+        total = float(final_points(state))
+        taken = [0.0] * SEATS
+        for trick in state.tricks:
+            taken[trick.winner] += trick.points
+        return [
+            {
+                "win": 1.0 if scores[s] > 0 else 0.0,
+                "declarer": 0.0 if state.is_attacker(s) else 1.0,
+                "points_taken": taken[s],
+                "attacker_points": total,
+            }
+            for s in range(SEATS)
+        ]
+
+    def carry(self, state: ShengjiState) -> dict[str, Any]:
+        """``levels`` (rank names per team), ``landlord`` (next), ``winner`` (team or null)."""
+        levels = state.new_levels or state.levels
+        return {
+            "levels": [RANK_NAME[v] for v in levels],
+            "landlord": state.next_landlord if state.phase == "over" else state.landlord,
+            "winner": state.match_winner,
+        }
+
+    def match_over(self, options: Options, match: MatchInfo) -> bool:
+        """The match ends once a team has won it (defended A, see ``scoring.advance``)."""
+        return match.carry.get("winner") is not None
+
+    def parse_action(self, text: str) -> Action:
+        return notation.parse_action(text)
+
+    def format_action(self, action: Action) -> str:
+        return notation.format_action(action)
+
+
+def _outcome(state: ShengjiState) -> Outcome:
+    opts = state.opts
+    return outcome(
+        final_points(state), opts["scoring_step"], opts["turnover_steps"], opts["result_cap"]
+    )
+
+
+def _cost(action: Action, state: ShengjiState) -> tuple[int, int, int, tuple[str, ...]]:
+    ctx = state.ctx
+    cards = action.cards
+    return (
+        sum(card_points(c) for c in cards),
+        sum(ctx.is_trump(c) for c in cards),
+        sum(ctx.value(c) for c in cards),
+        cards,
+    )
+
+
+@lru_cache(maxsize=64)
+def _legal(state: ShengjiState, seat: Seat) -> frozenset[Action]:
+    if state.phase == "deal":
+        if bidder_to_ask(state) != seat:
+            return frozenset()
+        bids = legal_bids(state, seat)
+        return frozenset({Action("pass"), *(make("bid", [b.card] * b.count) for b in bids)})
+    if state.phase == "bury":
+        if seat != state.landlord:
+            return frozenset()
+        return frozenset(make("bury", [c]) for c in set(state.hands[seat]))
+    if state.turn() != seat:
+        return frozenset()
+    return frozenset(play_actions(state, seat))
+
+
+def _apply_deal(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiState]:
+    events: list[Event] = []
+    if action.kind == "pass":
+        state = replace(state, asked=(*state.asked, seat))
+    elif action.kind == "bid":
+        bid = Bid(seat, action.cards[0], len(action.cards))
+        if bid not in legal_bids(state, seat):
+            raise IllegalAction("that bid is not stronger or not held", code="bid_too_weak")
+        state = replace(state, bids=(*state.bids, bid), asked=(seat,))
+        events.append(Event("bid", {"seat": seat, "cards": list(action.cards)}))
+    else:
+        raise IllegalAction("bid or pass during the deal", code="wrong_phase")
+    new = advance_deal(state)
+    if new.redeals > state.redeals:
+        events.append(Event("redeal", {"redeals": new.redeals}))
+    if new.trump_set:
+        events.append(
+            Event(
+                "trump",
+                {"suit": new.trump_suit, "landlord": new.landlord, "flipped": list(new.flipped)},
+            )
+        )
+    return Step(new.bump(), tuple(events))
+
+
+def _apply_bury(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiState]:
+    if action.kind != "bury":
+        raise IllegalAction("bury a card", code="wrong_phase")
+    rest = remove_cards(state.hands[seat], action.cards)
+    if rest is None:
+        raise IllegalAction("that card is not in the hand", code="card_not_in_hand")
+    buried = (*state.buried, action.cards[0])
+    state = replace(state, hands=with_hand(state.hands, seat, rest), buried=buried)
+    if len(buried) == len(state.kitty):
+        state = replace(state, phase="play", leader=seat)
+    audience = frozenset({seat})
+    return Step(state.bump(), (Event("bury", {"card": action.cards[0]}, audience),))

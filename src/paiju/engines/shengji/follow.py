@@ -1,0 +1,250 @@
+"""Following (跟牌): suit first, then the lead's shape "as fully as the hand allows" (饱满).
+
+A *requirement* is a tuple of tractor lengths, a number of pairs and a number of singles.
+The lead's requirement list runs from its own shape (strictest) to all singles (loosest);
+each component is loosened in turn as rbtying's ``subsequent_decomposition_ordering`` does:
+the component with the most looser forms left is loosened first. A follower holding more
+cards of the led suit than the lead has must play a set that meets the first requirement
+its in-suit cards *could* meet. A tractor of ``k`` pairs loosens through every split of its
+pairs into shorter tractors and pairs (most paired cards first, longer pieces first), e.g.
+3-tractor -> 2-tractor + pair -> 3 pairs -> 2-tractor + 2 singles -> 2 pairs + 2 singles ->
+pair + 4 singles -> 6 singles.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from paiju.core.errors import IllegalAction
+from paiju.engines.shengji.cards import card_points, remove_cards
+from paiju.engines.shengji.order import TrumpContext
+from paiju.engines.shengji.shapes import Shape, Unit, can_carve, pair_tokens, token_counts
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """Tractors (by pair count, longest first), loose pairs and singles that a play must hold."""
+
+    tractors: tuple[int, ...]
+    pairs: int
+    singles: int
+
+    def rule(self) -> str:
+        """The error code naming what a play failed to meet."""
+        if self.tractors:
+            return "must_follow_tractor"
+        return "must_follow_pair" if self.pairs else "must_follow_suit"
+
+
+def _partitions(total: int, largest: int) -> Iterator[tuple[int, ...]]:
+    """Partitions of ``total`` into parts <= ``largest``, lexicographically descending."""
+    if total == 0:
+        yield ()
+        return
+    for part in range(min(total, largest), 0, -1):
+        for rest in _partitions(total - part, part):
+            yield (part, *rest)
+
+
+@lru_cache(maxsize=64)
+def unit_decompositions(shape: Shape, min_length: int) -> tuple[Requirement, ...]:
+    """The looser forms of one component, strictest first (the component itself first)."""
+    width, length = shape
+    if width == 1:
+        return (Requirement((), 0, 1),)
+    forms: list[Requirement] = []
+    for kept in range(length, -1, -1):
+        for parts in _partitions(kept, length):
+            if any(1 < p < min_length for p in parts):
+                continue
+            tractors = tuple(p for p in parts if p > 1)
+            forms.append(Requirement(tractors, parts.count(1), 2 * (length - kept)))
+    return tuple(forms)
+
+
+def _merge(forms: Sequence[Requirement]) -> Requirement:
+    tractors = tuple(sorted((t for f in forms for t in f.tractors), reverse=True))
+    return Requirement(tractors, sum(f.pairs for f in forms), sum(f.singles for f in forms))
+
+
+@lru_cache(maxsize=256)
+def requirements(shapes: tuple[Shape, ...], min_length: int) -> tuple[Requirement, ...]:
+    """The requirement list of a lead with component ``shapes``, strictest first."""
+    lists = [unit_decompositions(s, min_length) for s in shapes]
+    index = [0] * len(lists)
+    out = [_merge([lists[i][0] for i in range(len(lists))])]
+    while True:
+        remaining = [len(lists[i]) - 1 - index[i] for i in range(len(lists))]
+        best = max(range(len(lists)), key=lambda i: remaining[i], default=-1)
+        if best < 0 or remaining[best] == 0:
+            break
+        index[best] += 1
+        out.append(_merge([lists[i][index[i]] for i in range(len(lists))]))
+    return tuple(out)
+
+
+def meets(cards: Sequence[str], req: Requirement, ctx: TrumpContext) -> bool:
+    """Whether ``cards`` (enough of them) can be carved to hold ``req``'s tractors and pairs."""
+    return can_carve(token_counts(cards, ctx), req.tractors, req.pairs)
+
+
+def follow_error(
+    lead_units: Sequence[Unit],
+    suit: str,
+    hand: Sequence[str],
+    play: Sequence[str],
+    ctx: TrumpContext,
+    *,
+    min_length: int = 2,
+    format_draw: bool = True,
+) -> IllegalAction | None:
+    """Why ``play`` (from ``hand``, the whole hand before it) may not follow; ``None`` if it may.
+
+    Codes: ``wrong_card_count``, ``card_not_in_hand``, ``must_follow_suit``,
+    ``must_follow_tractor``, ``must_follow_pair``.
+    """
+    size = sum(u.size for u in lead_units)
+    if len(play) != size:
+        return IllegalAction(f"play {size} cards", code="wrong_card_count")
+    if remove_cards(tuple(hand), play) is None:
+        return IllegalAction("those cards are not in the hand", code="card_not_in_hand")
+    in_suit = [c for c in hand if ctx.suit_of(c) == suit]
+    played_in = [c for c in play if ctx.suit_of(c) == suit]
+    if len(played_in) != min(len(in_suit), size):
+        return IllegalAction("follow the led suit first", code="must_follow_suit")
+    if len(in_suit) <= size or not format_draw:
+        return None
+    for req in requirements(tuple(u.shape for u in lead_units), min_length):
+        if meets(play, req, ctx):
+            return None
+        if meets(in_suit, req, ctx):
+            return IllegalAction(f"the hand can and must play {_describe(req)}", code=req.rule())
+    return None
+
+
+def _describe(req: Requirement) -> str:
+    parts = [f"a {t}-pair tractor" for t in req.tractors]
+    if req.pairs:
+        parts.append(f"{req.pairs} pair(s)")
+    return " and ".join(parts) or "cards of the suit"
+
+
+def multiset_combos(pool: Sequence[str], size: int) -> Iterator[tuple[str, ...]]:
+    """Distinct sub-multisets of ``pool`` of ``size`` cards, in pool order."""
+    counts = Counter(pool)
+    kinds = list(dict.fromkeys(pool))
+    yield from _combos(kinds, counts, 0, size, ())
+
+
+def _combos(
+    kinds: list[str], counts: Counter[str], start: int, size: int, acc: tuple[str, ...]
+) -> Iterator[tuple[str, ...]]:
+    if size == 0:
+        yield acc
+        return
+    for i in range(start, len(kinds)):
+        card = kinds[i]
+        for take in range(min(counts[card], size), 0, -1):
+            yield from _combos(kinds, counts, i + 1, size - take, acc + (card,) * take)
+
+
+def legal_follows(
+    lead_units: Sequence[Unit],
+    suit: str,
+    hand: Sequence[str],
+    ctx: TrumpContext,
+    *,
+    min_length: int = 2,
+    format_draw: bool = True,
+    limit: int = 1500,
+) -> set[tuple[str, ...]]:
+    """Legal follows as sorted-by-name tuples; exact unless there are more than ``limit``.
+
+    When a bound cuts the list, the cheapest plays (non-trump, pointless, low) are kept
+    first, then plays shedding points, and for a void hand the all-trump plays of the
+    lead's own shape (the ones that can win), so a bot still sees every kind.
+    """
+    size = sum(u.size for u in lead_units)
+    in_suit = [c for c in hand if ctx.suit_of(c) == suit]
+    if len(in_suit) <= size:
+        rest = [c for c in hand if ctx.suit_of(c) != suit]
+        fill = _bounded(rest, size - len(in_suit), ctx, limit)
+        out = {tuple(sorted(in_suit + list(f))) for f in fill}
+        trumps = [c for c in hand if ctx.is_trump(c)]
+        if len(fill) >= limit and not in_suit and len(trumps) >= size:
+            shape = requirements(tuple(u.shape for u in lead_units), min_length)[0]
+            out |= _constructive(trumps, shape, ctx, limit // 4)
+        return out
+    reqs = requirements(tuple(u.shape for u in lead_units), min_length) if format_draw else ()
+    target = next((r for r in reqs if meets(in_suit, r, ctx)), None)
+    if target is None or (not target.tractors and not target.pairs):
+        return {tuple(sorted(f)) for f in _bounded(in_suit, size, ctx, limit)}
+    return _constructive(in_suit, target, ctx, limit)
+
+
+def _cheap(card: str, ctx: TrumpContext) -> tuple[bool, bool, int, str]:
+    return ctx.is_trump(card), card_points(card) > 0, ctx.value(card), card
+
+
+def _bounded(pool: list[str], size: int, ctx: TrumpContext, limit: int) -> list[tuple[str, ...]]:
+    cheap = sorted(pool, key=lambda c: _cheap(c, ctx))
+    out: list[tuple[str, ...]] = []
+    for combo in multiset_combos(cheap, size):
+        out.append(combo)
+        if len(out) >= limit:
+            break
+    else:
+        return out
+    dump = sorted(pool, key=lambda c: (ctx.is_trump(c), -card_points(c), ctx.value(c), c))
+    for count, combo in enumerate(multiset_combos(dump, size)):
+        out.append(combo)
+        if count >= limit // 4:
+            break
+    return out
+
+
+def _constructive(
+    in_suit: list[str], req: Requirement, ctx: TrumpContext, limit: int
+) -> set[tuple[str, ...]]:
+    """Every play of ``in_suit`` cards holding ``req`` (bounded by ``limit``)."""
+    out: set[tuple[str, ...]] = set()
+    tokens = pair_tokens(in_suit, ctx)
+    for paired in _token_sets(tokens, list(req.tractors), req.pairs):
+        left = remove_cards(tuple(in_suit), [c for card in paired for c in (card, card)])
+        assert left is not None
+        for singles in multiset_combos(sorted(left), req.singles):
+            out.add(tuple(sorted([c for card in paired for c in (card, card)] + list(singles))))
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def _token_sets(
+    tokens: dict[int, list[str]], tractors: list[int], pairs: int
+) -> Iterator[tuple[str, ...]]:
+    """Card names whose pairs make the tractors and then ``pairs`` more pairs."""
+    if tractors:
+        length = tractors[0]
+        for start in sorted(tokens):
+            if not all(tokens.get(start + i) for i in range(length)):
+                continue
+            for pick in _pick_each([tokens[start + i] for i in range(length)]):
+                rest = {v: [c for c in names if c not in pick] for v, names in tokens.items()}
+                for more in _token_sets(rest, tractors[1:], pairs):
+                    yield pick + more
+        return
+    names = sorted(c for cs in tokens.values() for c in cs)
+    yield from combinations(names, pairs)
+
+
+def _pick_each(options: list[list[str]]) -> Iterator[tuple[str, ...]]:
+    if not options:
+        yield ()
+        return
+    for card in options[0]:
+        for rest in _pick_each(options[1:]):
+            yield (card, *rest)

@@ -1,0 +1,75 @@
+"""Legal-action lists for bots and clients (``view["legal"]``).
+
+Follows are enumerated exactly (the forced-follow rules) unless a position has more than
+``FOLLOW_LIMIT`` of them, when the cheapest plays and the point-shedding plays are kept.
+Leads cannot be listed in full (any subset of one suit is a legal attempt), so the list
+holds every single, pair and tractor, and as throw candidates, per suit, the whole holding
+and every union of two of its components. ``apply`` accepts ANY lead of one suit from the
+hand, listed or not, and validates it with the same rule functions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from paiju.engines.shengji.actions import Action, make
+from paiju.engines.shengji.follow import legal_follows
+from paiju.engines.shengji.shapes import Unit, parse_units, runs
+from paiju.engines.shengji.state import ShengjiState
+
+FOLLOW_LIMIT = 1500
+THROW_PAIRS_LIMIT = 30
+
+
+def lead_candidates(state: ShengjiState, seat: int) -> set[tuple[str, ...]]:
+    """Singles, pairs, tractors and throw candidates from ``seat``'s hand."""
+    ctx = state.ctx
+    min_length = state.opts["tractor_min_length"]
+    hand = state.hands[seat]
+    out: set[tuple[str, ...]] = {(c,) for c in hand}
+    by_suit: dict[str, list[str]] = {}
+    for card in hand:
+        by_suit.setdefault(ctx.suit_of(card), []).append(card)
+    for cards in by_suit.values():
+        counts = Counter(cards)
+        out.update((c, c) for c in counts if counts[c] >= 2)
+        for length in range(max(2, min_length), len(cards) // 2 + 1):
+            found = False
+            for members in runs(counts, length, ctx):
+                found = True
+                out.add(tuple(sorted(c for m in members for c in (m, m))))
+            if not found:
+                break
+        units = parse_units(cards, ctx, min_length)
+        if len(units) > 1:
+            out.add(tuple(sorted(cards)))
+            out.update(_pairs_of(units))
+    return out
+
+
+def _pairs_of(units: list[Unit]) -> list[tuple[str, ...]]:
+    out = []
+    for a, b in combinations(units, 2):
+        out.append(tuple(sorted(a.cards + b.cards)))
+        if len(out) >= THROW_PAIRS_LIMIT:
+            break
+    return out
+
+
+def play_actions(state: ShengjiState, seat: int) -> set[Action]:
+    """The listed ``play`` actions of the seat to play."""
+    if not state.trick:
+        plays = lead_candidates(state, seat)
+    else:
+        ctx = state.ctx
+        plays = legal_follows(
+            state.lead_units,
+            ctx.suit_of(state.lead_units[0].cards[0]),
+            state.hands[seat],
+            ctx,
+            min_length=state.opts["tractor_min_length"],
+            format_draw=state.opts["draw_policy"] != "no_format_draw",
+            limit=FOLLOW_LIMIT,
+        )
+    return {make("play", p) for p in plays}

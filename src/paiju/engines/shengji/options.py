@@ -1,0 +1,61 @@
+"""Table options (the knobs of the rules doc §1.11) with their defaults and allowed values."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from paiju.core.errors import InvalidOptions
+from paiju.engines.shengji.order import TrumpContext, trump_context
+
+#: name -> (default, allowed values); an empty tuple of values means "an int in range".
+CHOICES: dict[str, tuple[Any, tuple[Any, ...]]] = {
+    "kitty_multiplier": ("times", ("times", "power")),
+    "throw_fail_forced": (
+        "smallest_by_size_then_rank",
+        ("smallest_by_size_then_rank", "lowest_rank", "first_challenger"),
+    ),
+    "throw_penalty": ("none", ("none", "10_per_attempt", "10_per_card")),
+    "reveal_throw_blocker": (False, (False, True)),
+    "throw_evaluation": ("all", ("all", "largest_component", "highest")),
+    "level_gap_adjacent": (True, (False, True)),
+    "offsuit_level_tractors": (True, (False, True)),
+    "joker_tractors": (True, (False, True)),
+    "nt_trumps": ("jokers_and_levels", ("jokers_and_levels", "jokers_only")),
+    "tractor_min_length": (2, (2, 3, 4)),
+    "draw_policy": ("no_protections", ("no_protections", "no_format_draw")),
+    "first_landlord": ("winning_bidder", ("winning_bidder", "first_bidder")),
+    "kitty_bid_policy": ("first_card", ("first_card", "first_level_or_highest")),
+    "scoring_step": (40, (20, 30, 40, 50)),
+    "turnover_steps": (2, (1, 2, 3)),
+    "result_cap": (0, (0, 1, 2, 3, 4)),
+    "must_defend": ("A", ("A", "A_5_10_K", "none")),
+    "jack_variation": (False, (False, True)),
+    "next_landlord_on_win": ("partner", ("partner", "same")),
+}
+
+
+def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Every option with defaults filled in; ``InvalidOptions`` for unknown keys or values."""
+    unknown = sorted(set(raw) - set(CHOICES))
+    if unknown:
+        raise InvalidOptions(f"unknown shengji option(s): {', '.join(unknown)}")
+    out: dict[str, Any] = {}
+    for name, (default, allowed) in CHOICES.items():
+        value = raw.get(name, default)
+        if type(value) is not type(default) or value not in allowed:
+            raise InvalidOptions(f"option {name} must be one of {list(allowed)}, not {value!r}")
+        out[name] = value
+    return out
+
+
+def context(level: int, suit: str | None, options: Mapping[str, Any]) -> TrumpContext:
+    """The trump context of a hand under the ordering options."""
+    return trump_context(
+        level,
+        suit,
+        bool(options.get("level_gap_adjacent", True)),
+        bool(options.get("offsuit_level_tractors", True)),
+        bool(options.get("joker_tractors", True)),
+        options.get("nt_trumps", "jokers_and_levels") == "jokers_and_levels",
+    )

@@ -1,0 +1,172 @@
+"""The play phase: leads (with throw resolution), follows, finishing tricks and the hand.
+
+Every lead is validated by the same rule functions whatever its size: any non-empty set
+of cards of one effective suit from the hand is a legal *attempt*; a throw (甩牌) that
+another hand can beat is turned into its forced component here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from paiju.core.errors import IllegalAction
+from paiju.engines.base import Event
+from paiju.engines.shengji.cards import RANK_NUMBER, SEATS, points, remove_cards, sort_cards
+from paiju.engines.shengji.follow import follow_error
+from paiju.engines.shengji.scoring import advance, kitty_bonus, next_landlord, outcome
+from paiju.engines.shengji.shapes import effective_suit, parse_units
+from paiju.engines.shengji.state import Play, ShengjiState, ThrowFailure, Trick, with_hand
+from paiju.engines.shengji.throw import check_throw
+from paiju.engines.shengji.trick import trick_winner
+
+
+def play_cards(
+    state: ShengjiState, seat: int, cards: tuple[str, ...]
+) -> tuple[ShengjiState, list[Event]]:
+    """Apply a lead or a follow by ``seat`` (whose turn it is); ``IllegalAction`` if not legal."""
+    hand = state.hands[seat]
+    if remove_cards(hand, cards) is None:
+        raise IllegalAction("those cards are not in the hand", code="card_not_in_hand")
+    if not state.trick:
+        return _lead(state, seat, cards)
+    error = follow_error(
+        state.lead_units,
+        state.ctx.suit_of(state.lead_units[0].cards[0]),
+        hand,
+        cards,
+        state.ctx,
+        min_length=state.opts["tractor_min_length"],
+        format_draw=state.opts["draw_policy"] != "no_format_draw",
+    )
+    if error is not None:
+        raise error
+    return _put(state, seat, cards, state.lead_units, [])
+
+
+def _lead(
+    state: ShengjiState, seat: int, cards: tuple[str, ...]
+) -> tuple[ShengjiState, list[Event]]:
+    ctx = state.ctx
+    suit = effective_suit(cards, ctx)
+    if suit is None:
+        raise IllegalAction("a lead must be of one suit", code="lead_mixed_suits")
+    units = parse_units(cards, ctx, state.opts["tractor_min_length"])
+    others = [state.hands[(seat + i) % SEATS] for i in range(1, SEATS)]
+    result = check_throw(units, suit, others, ctx, state.opts["throw_fail_forced"])
+    if result.valid or result.forced is None:
+        return _put(state, seat, cards, tuple(units), [])
+    forced = sort_cards(result.forced.cards)
+    blocker = (seat + 1 + (result.blocker or 0)) % SEATS
+    penalty = _penalty(state, seat, len(cards) - len(forced))
+    failure = ThrowFailure(seat, sort_cards(cards), forced, blocker, penalty)
+    data: dict[str, object] = {"seat": seat, "attempted": list(failure.attempted)}
+    data["forced"] = list(forced)
+    if state.opts["reveal_throw_blocker"]:
+        data["blocker"] = blocker
+    state = replace(state, failures=(*state.failures, failure), penalty=state.penalty + penalty)
+    return _put(state, seat, forced, (result.forced,), [Event("throw_failed", data)])
+
+
+def _penalty(state: ShengjiState, seat: int, taken_back: int) -> int:
+    """Change to the attackers' points for a failed throw by ``seat``."""
+    rule = state.opts["throw_penalty"]
+    amount = {"none": 0, "10_per_attempt": 10, "10_per_card": 10 * taken_back}[rule]
+    return amount if not state.is_attacker(seat) else -amount
+
+
+def _put(
+    state: ShengjiState,
+    seat: int,
+    cards: tuple[str, ...],
+    lead_units: Sequence[object],
+    events: list[Event],
+) -> tuple[ShengjiState, list[Event]]:
+    rest = remove_cards(state.hands[seat], cards)
+    assert rest is not None
+    trick = (*state.trick, Play(seat, sort_cards(cards)))
+    events.append(Event("play", {"seat": seat, "cards": list(sort_cards(cards))}))
+    state = replace(
+        state,
+        hands=with_hand(state.hands, seat, rest),
+        trick=trick,
+        lead_units=tuple(lead_units),  # type: ignore[arg-type]
+    )
+    if len(trick) == SEATS:
+        state = _finish_trick(state, events)
+    return state, events
+
+
+def _finish_trick(state: ShengjiState, events: list[Event]) -> ShengjiState:
+    ctx = state.ctx
+    plays = [p.cards for p in state.trick]
+    index = trick_winner(
+        plays,
+        ctx,
+        state.opts["throw_evaluation"],
+        state.opts["tractor_min_length"],
+        state.lead_units,
+    )
+    winner = state.trick[index].seat
+    won = points(c for p in plays for c in p)
+    largest = max(u.size for u in state.lead_units)
+    trick = Trick(state.trick, winner, won, largest)
+    gained = won if state.is_attacker(winner) else 0
+    events.append(Event("trick_won", {"seat": winner, "points": won}))
+    state = replace(
+        state,
+        tricks=(*state.tricks, trick),
+        trick=(),
+        lead_units=(),
+        leader=winner,
+        attacker_points=state.attacker_points + gained,
+    )
+    if any(state.hands):
+        return state
+    bonus = 0
+    if state.is_attacker(winner):
+        bonus = kitty_bonus(state.buried, largest, state.opts["kitty_multiplier"])
+    return _finish_hand(replace(state, kitty_bonus=bonus), events)
+
+
+def final_points(state: ShengjiState) -> int:
+    """The attackers' total: tricks + kitty bonus + penalties."""
+    return state.attacker_points + state.kitty_bonus + state.penalty
+
+
+def _finish_hand(state: ShengjiState, events: list[Event]) -> ShengjiState:
+    opts = state.opts
+    total = final_points(state)
+    result = outcome(total, opts["scoring_step"], opts["turnover_steps"], opts["result_cap"])
+    landlord = state.landlord or 0
+    decl = landlord % 2
+    team = decl if not result.attackers_win else 1 - decl
+    levels = list(state.levels)
+    levels[team], won = advance(
+        levels[team], result.gain, not result.attackers_win, opts["must_defend"]
+    )
+    if opts["jack_variation"] and _jack_trick(state):
+        levels[decl] = 2
+    nxt = next_landlord(landlord, not result.attackers_win, opts["next_landlord_on_win"] == "same")
+    events.append(
+        Event(
+            "hand_over",
+            {"attacker_points": total, "kitty": list(state.buried), "gain": result.gain},
+        )
+    )
+    return replace(
+        state,
+        phase="over",
+        new_levels=(levels[0], levels[1]),
+        next_landlord=nxt,
+        match_winner=team if won else None,
+    )
+
+
+def _jack_trick(state: ShengjiState) -> bool:
+    """钩J: at level J the attackers won the last trick with a single J."""
+    last = state.tricks[-1]
+    if state.level != RANK_NUMBER["J"] or not state.is_attacker(last.winner):
+        return False
+    play = next(p for p in last.plays if p.seat == last.winner)
+    return len(play.cards) == 1 and play.cards[0][1:] == "J"

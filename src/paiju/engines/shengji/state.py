@@ -1,0 +1,129 @@
+"""The state of one hand: frozen dataclasses of tuples (hashable, comparable, never mutated).
+
+Phases: ``deal`` (one card at a time with bidding 亮主 between rounds), ``bury`` (the
+landlord 庄家 takes the kitty 底牌 and buries eight cards one by one), ``play`` (25
+tricks), ``over``. Teams: team 0 is seats 0 and 2, team 1 is seats 1 and 3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from paiju.engines.shengji.cards import HAND_SIZE, SEATS
+from paiju.engines.shengji.options import context
+from paiju.engines.shengji.order import TrumpContext
+from paiju.engines.shengji.shapes import Unit
+
+DEAL_CARDS = HAND_SIZE * SEATS
+
+
+@dataclass(frozen=True)
+class Bid:
+    """A declaration: ``count`` identical ``card``s (level cards or a joker pair)."""
+
+    seat: int
+    card: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Play:
+    """The cards one seat put on the table in a trick."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick: plays in order, its winner, points and largest lead component."""
+
+    plays: tuple[Play, ...]
+    winner: int
+    points: int
+    largest: int
+
+
+@dataclass(frozen=True)
+class ThrowFailure:
+    """A failed throw: everyone sees the attempt and the forced component."""
+
+    seat: int
+    attempted: tuple[str, ...]
+    forced: tuple[str, ...]
+    blocker: int
+    penalty: int
+
+
+@dataclass(frozen=True)
+class ShengjiState:
+    """One hand. ``options`` is the normalized option dict as sorted items."""
+
+    options: tuple[tuple[str, Any], ...]
+    version: int
+    phase: str
+    hand_no: int
+    levels: tuple[int, int]
+    landlord: int | None
+    level: int
+    deal_start: int
+    redeals: int
+    deck: tuple[str, ...]
+    dealt: int = 0
+    hands: tuple[tuple[str, ...], ...] = ((), (), (), ())
+    bids: tuple[Bid, ...] = ()
+    asked: tuple[int, ...] = ()
+    trump_suit: str | None = None
+    trump_set: bool = False
+    flipped: tuple[str, ...] = ()
+    kitty: tuple[str, ...] = ()
+    buried: tuple[str, ...] = ()
+    leader: int = 0
+    trick: tuple[Play, ...] = ()
+    lead_units: tuple[Unit, ...] = ()
+    tricks: tuple[Trick, ...] = ()
+    attacker_points: int = 0
+    penalty: int = 0
+    failures: tuple[ThrowFailure, ...] = ()
+    kitty_bonus: int = 0
+    match_winner: int | None = None
+    new_levels: tuple[int, int] | None = None
+    next_landlord: int | None = None
+
+    @property
+    def opts(self) -> Mapping[str, Any]:
+        """The options as a mapping."""
+        return dict(self.options)
+
+    @property
+    def ctx(self) -> TrumpContext:
+        """The trump context (meaningful once the trump is set)."""
+        return context(self.level, self.trump_suit, self.opts)
+
+    @property
+    def declarers(self) -> int:
+        """The landlord's team (0 or 1); 0 before a landlord exists."""
+        return (self.landlord or 0) % 2
+
+    def is_attacker(self, seat: int) -> bool:
+        """Whether ``seat`` is on the point-collecting side (闲家)."""
+        return seat % 2 != self.declarers
+
+    def bump(self, **changes: Any) -> ShengjiState:
+        """A copy with ``changes`` and the version increased."""
+        return replace(self, version=self.version + 1, **changes)
+
+    def turn(self) -> int | None:
+        """The seat to play in the play phase."""
+        if self.phase != "play":
+            return None
+        return (self.leader + len(self.trick)) % SEATS
+
+
+def with_hand(
+    hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    """``hands`` with ``seat``'s hand replaced."""
+    return tuple(hand if i == seat else h for i, h in enumerate(hands))

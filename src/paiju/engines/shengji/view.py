@@ -1,0 +1,88 @@
+"""Per-seat views: what a client at ``seat`` (``None``: a spectator) may see, as JSON.
+
+Private: each hand (only its owner sees it; others see counts), the kitty (only the
+landlord, from the moment it is taken; everyone once the hand is over). Public: bids,
+flipped kitty cards, every played card and trick, failed throws with the attempted cards
+(the blocker only under ``reveal_throw_blocker``), points, levels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from paiju.engines.shengji.cards import RANK_NAME
+from paiju.engines.shengji.play import final_points
+from paiju.engines.shengji.state import ShengjiState
+
+
+def build_view(
+    state: ShengjiState,
+    seat: int | None,
+    legal: list[str],
+    to_act: Iterable[int],
+    scores: tuple[int, ...],
+) -> dict[str, Any]:
+    """The JSON view; ``legal`` is the seat's sorted legal actions in notation."""
+    ctx = state.ctx
+    view: dict[str, Any] = {
+        "variant": "shengji",
+        "version": state.version,
+        "phase": state.phase,
+        "seat": seat,
+        "to_act": sorted(to_act),
+        "legal": legal,
+        "options": dict(state.options),
+        "hand_no": state.hand_no,
+        "levels": [RANK_NAME[v] for v in state.levels],
+        "level": RANK_NAME[state.level],
+        "landlord": state.landlord,
+        "declarers": state.declarers if state.landlord is not None else None,
+        "trump_suit": state.trump_suit,
+        "trump_set": state.trump_set,
+        "bids": [{"seat": b.seat, "cards": [b.card] * b.count} for b in state.bids],
+        "flipped": list(state.flipped),
+        "dealt": state.dealt,
+        "hand_counts": [len(h) for h in state.hands],
+        "hand": sorted(state.hands[seat], key=ctx.sort_key) if seat is not None else [],
+        "leader": state.leader,
+        "trick": [{"seat": p.seat, "cards": list(p.cards)} for p in state.trick],
+        "lead_format": [[u.width, u.length] for u in state.lead_units],
+        "tricks": [
+            {
+                "plays": [{"seat": p.seat, "cards": list(p.cards)} for p in t.plays],
+                "winner": t.winner,
+                "points": t.points,
+            }
+            for t in state.tricks
+        ],
+        "attacker_points": state.attacker_points,
+        "penalty": state.penalty,
+        "throw_failures": [_failure(f, state) for f in state.failures],
+        "buried_count": len(state.buried),
+    }
+    if state.phase == "over" or (seat is not None and seat == state.landlord and state.kitty):
+        view["kitty"] = list(state.kitty) if seat == state.landlord else []
+        view["buried"] = list(state.buried)
+    if state.phase == "over":
+        view["result"] = {
+            "attacker_points": final_points(state),
+            "kitty_bonus": state.kitty_bonus,
+            "scores": list(scores),
+            "levels_after": [RANK_NAME[v] for v in state.new_levels or state.levels],
+            "next_landlord": state.next_landlord,
+            "match_winner": state.match_winner,
+        }
+    return view
+
+
+def _failure(failure: Any, state: ShengjiState) -> dict[str, Any]:
+    out = {
+        "seat": failure.seat,
+        "attempted": list(failure.attempted),
+        "forced": list(failure.forced),
+        "penalty": failure.penalty,
+    }
+    if state.opts["reveal_throw_blocker"]:
+        out["blocker"] = failure.blocker
+    return out

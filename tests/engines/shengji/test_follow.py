@@ -1,0 +1,135 @@
+"""Following: suit first, then the lead's shape from the strictest requirement (§1.7)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paiju.engines.shengji.cards import full_pack
+from paiju.engines.shengji.follow import follow_error, legal_follows, requirements
+from paiju.engines.shengji.order import TrumpContext, trump_context
+from paiju.engines.shengji.shapes import parse_units
+
+L2H = trump_context(2, "H")
+L3D = trump_context(3, "D")
+
+CASES = [
+    # (ctx, lead, hand, play, expected code or None)
+    (L2H, "SK SK", "S7 S7 S5 S4 C9", "S7 S7", None),
+    (L2H, "SK SK", "S7 S7 S5 S4 C9", "S5 S4", "must_follow_pair"),
+    (L2H, "SK SK", "S8 S8 S9 S9 S4", "S4 S8", "must_follow_pair"),  # break the tractor
+    (L2H, "SK SK", "S8 S8 S9 S9 S4", "S8 S8", None),
+    (L2H, "SK SK", "S8 S5 S4 C9", "S5 S4", None),  # no pair: any two of the suit
+    (L2H, "SK SK", "S4 C9 C9", "S4 C9", None),  # short: all of the suit, then anything
+    (L2H, "SK SK", "S4 C9 C9", "C9 C9", "must_follow_suit"),
+    (L2H, "SK SK", "C9 C9 H4", "C9 H4", None),  # void: anything
+    (L2H, "S5 S5 S6 S6", "S9 S9 S10 S10 S4 C3", "S9 S9 S10 S10", None),
+    (L2H, "S5 S5 S6 S6", "S9 S9 S10 S10 S4 C3", "S9 S9 S10 S4", "must_follow_tractor"),
+    (L2H, "S5 S5 S6 S6", "S9 S9 SJ SJ S4", "S9 S9 SJ SJ", None),
+    (L2H, "S5 S5 S6 S6", "S9 S9 SJ SJ S4", "S9 S9 S4 SJ", "must_follow_pair"),
+    (L2H, "S5 S5 S6 S6", "S9 S9 S4 S6 SQ", "S9 S9 S4 S6", None),
+    (L2H, "S5 S5 S6 S6", "S9 S9 S4 S6 SQ", "S4 S6 SQ S9", "must_follow_pair"),
+    (L2H, "S5 S5 S6 S6", "S4 S6 SQ S9 SA", "S4 S6 SQ S9", None),
+    # Across the level gap at level 3: S2 S2 S4 S4 is a tractor the follower must use.
+    (L3D, "S5 S5 S6 S6", "S2 S2 S4 S4 S9 SJ", "S2 S2 S9 SJ", "must_follow_tractor"),
+    (L3D, "S5 S5 S6 S6", "S2 S2 S4 S4 S9 SJ", "S2 S2 S4 S4", None),
+    # Through off-suit level cards: DA DA S3 S3 is a trump tractor.
+    (L3D, "D5 D5 D6 D6", "DA DA S3 S3 D9 LJ", "DA DA S3 S3", None),
+    (L3D, "D5 D5 D6 D6", "DA DA S3 S3 D9 LJ", "DA DA D9 LJ", "must_follow_tractor"),
+    # Equal off-suit level cards are two pairs, not a tractor.
+    (L3D, "D5 D5 D6 D6", "S3 S3 H3 H3 D9", "S3 S3 H3 H3", None),
+    (L3D, "D5 D5 D6 D6", "S3 S3 H3 H3 D9", "S3 S3 H3 D9", "must_follow_pair"),
+    # A lead of an off-suit level card is a trump lead.
+    (L3D, "H3", "D5 H7 H8", "D5", None),
+    (L3D, "H3", "D5 H7 H8", "H7", "must_follow_suit"),
+    (L3D, "H3", "S3 H7", "S3", None),
+    # 3-pair tractor: 3-tractor -> 2-tractor + pair -> 3 pairs -> ...
+    (L2H, "S4 S4 S5 S5 S6 S6", "S7 S7 S8 S8 SJ SJ S3 S9", "S7 S7 S8 S8 SJ SJ", None),
+    (
+        L2H,
+        "S4 S4 S5 S5 S6 S6",
+        "S7 S7 S8 S8 SJ SJ S3 S9",
+        "S7 S7 S8 S8 S3 S9",
+        "must_follow_tractor",
+    ),
+    (L2H, "S4 S4 S5 S5 S6 S6", "S7 S7 S9 S9 SJ SJ S3 S6", "S7 S7 S9 S9 SJ SJ", None),
+    (L2H, "S4 S4 S5 S5 S6 S6", "S7 S7 S9 S9 SJ SJ S3 S6", "S7 S7 S9 S9 S3 S6", "must_follow_pair"),
+    # Throws: each component matched as the hand allows.
+    (L2H, "SA SK SK", "S7 S7 S5 S4", "S7 S7 S4", None),
+    (L2H, "SA SK SK", "S7 S7 S5 S4", "S7 S5 S4", "must_follow_pair"),
+    (L2H, "SQ SK SK SA SA", "S9 S9 S10 S10 S5 S6", "S9 S9 S10 S10 S5", None),
+    (L2H, "SQ SK SK SA SA", "S9 S9 S10 S10 S5 S6", "S9 S9 S10 S5 S6", "must_follow_tractor"),
+    (L2H, "SQ SK SK SA SA", "S9 S9 SJ SJ S5 S6", "S9 S9 SJ SJ S5", None),
+    # Wrong size and cards not held.
+    (L2H, "SK SK", "S7 S7 S5", "S7", "wrong_card_count"),
+    (L2H, "SK SK", "S7 S7 S5", "S8 S8", "card_not_in_hand"),
+]
+
+
+@pytest.mark.parametrize(("ctx", "lead", "hand", "play", "code"), CASES)
+def test_follow_rules(ctx: TrumpContext, lead: str, hand: str, play: str, code: str | None) -> None:
+    units = parse_units(lead.split(), ctx)
+    suit = ctx.suit_of(lead.split()[0])
+    error = follow_error(units, suit, hand.split(), play.split(), ctx)
+    assert (error.code if error else None) == code
+
+
+def test_no_format_draw_only_asks_for_the_suit() -> None:
+    units = parse_units(["SK", "SK"], L2H)
+    error = follow_error(units, "S", ["S7", "S7", "S5"], ["S7", "S5"], L2H, format_draw=False)
+    assert error is None
+
+
+def test_requirement_list_of_a_three_pair_tractor() -> None:
+    reqs = requirements(((2, 3),), 2)
+    shapes = [(r.tractors, r.pairs, r.singles) for r in reqs]
+    assert shapes == [
+        ((3,), 0, 0),
+        ((2,), 1, 0),
+        ((), 3, 0),
+        ((2,), 0, 2),
+        ((), 2, 2),
+        ((), 1, 4),
+        ((), 0, 6),
+    ]
+
+
+def _deal(seed: int, size: int) -> list[str]:
+    pack = full_pack()
+    random.Random(seed).shuffle(pack)
+    return pack[:size]
+
+
+LEADS = ["SK", "SK SK", "S5 S5 S6 S6", "SA SK SK", "H3", "H5 H5 H6 H6", "S4 S4 S5 S5 S6 S6"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), lead=st.sampled_from(LEADS), size=st.integers(8, 25))
+def test_enumeration_agrees_with_validation(seed: int, lead: str, size: int) -> None:
+    """Every listed follow is legal; every other same-size play tried is illegal."""
+    hand = _deal(seed, size)
+    units = parse_units(lead.split(), L2H)
+    suit = L2H.suit_of(lead.split()[0])
+    listed = legal_follows(units, suit, hand, L2H, limit=10**6)
+    assert listed
+    for play in listed:
+        assert follow_error(units, suit, hand, play, L2H) is None
+    chooser = random.Random(seed)
+    n = len(lead.split())
+    for _ in range(40):
+        play = tuple(sorted(chooser.sample(hand, n)))
+        assert (play in listed) == (follow_error(units, suit, hand, play, L2H) is None)
+
+
+def test_a_cut_list_of_discards_still_holds_the_trump_plays_that_can_win() -> None:
+    text = "C2 C3 C4 C6 C7 C8 C9 CJ CQ D2 D3 D4 D6 D7 D8 D9 DJ H5 H5 H6 H6 HA"
+    hand = text.split(" ")
+    units = parse_units(["S9", "S9", "S10", "S10"], L2H)
+    full = legal_follows(units, "S", hand, L2H, limit=10**6)
+    cut = legal_follows(units, "S", hand, L2H, limit=200)
+    assert len(cut) < len(full)
+    assert cut <= full
+    assert ("H5", "H5", "H6", "H6") in cut

@@ -1,0 +1,74 @@
+"""Card order, effective suits and adjacency (rules doc §1.2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paiju.engines.shengji.cards import card_points, full_pack, parse_card, points
+from paiju.engines.shengji.order import trump_context
+
+# Level 3, diamonds trump unless a case says otherwise.
+CTX = trump_context(3, "D")
+
+
+def test_pack_has_108_cards_and_200_points() -> None:
+    pack = full_pack()
+    assert len(pack) == 108
+    assert points(pack) == 200
+    assert card_points("SK") == 10 and card_points("H10") == 10 and card_points("C5") == 5
+    assert card_points("BJ") == 0 and card_points("LJ") == 0 and card_points("SJ") == 0
+
+
+def test_jack_of_spades_is_not_a_joker() -> None:
+    assert parse_card("sj") == "SJ"
+    assert CTX.suit_of("SJ") == "S"
+    assert CTX.suit_of("LJ") == "T" and CTX.suit_of("BJ") == "T"
+
+
+@pytest.mark.parametrize(
+    ("card", "suit"),
+    [("H3", "T"), ("S3", "T"), ("D3", "T"), ("D9", "T"), ("H9", "H"), ("SA", "S"), ("BJ", "T")],
+)
+def test_effective_suit(card: str, suit: str) -> None:
+    assert CTX.suit_of(card) == suit
+
+
+def test_trump_order_high_to_low() -> None:
+    order = ["BJ", "LJ", "D3", "S3", "DA", "DK", "D4", "D2"]
+    values = [CTX.value(c) for c in order]
+    assert values == sorted(values, reverse=True)
+    assert CTX.value("S3") == CTX.value("H3") == CTX.value("C3")
+
+
+def test_plain_order_skips_the_level() -> None:
+    assert CTX.value("S4") == CTX.value("S2") + 1
+    assert CTX.value("SA") == CTX.value("SK") + 1
+
+
+def test_no_trump_order() -> None:
+    nt = trump_context(3, None)
+    assert nt.suit_of("D9") == "D"
+    assert nt.value("S3") == nt.value("D3") < nt.value("LJ") < nt.value("BJ")
+    assert nt.value("LJ") == nt.value("S3") + 1
+
+
+def test_no_trump_with_jokers_only_keeps_level_cards_in_their_suits() -> None:
+    nt = trump_context(3, None, nt_level_trumps=False)
+    assert nt.suit_of("S3") == "S"
+    assert nt.value("S2") < nt.value("S3") < nt.value("S4")
+
+
+def test_level_ace_makes_king_adjacent_to_off_suit_aces() -> None:
+    ctx = trump_context(14, "H")
+    assert ctx.value("SA") == ctx.value("HK") + 1
+    assert ctx.value("HA") == ctx.value("SA") + 1
+
+
+def test_options_break_adjacency_but_not_order() -> None:
+    gap = trump_context(3, "D", level_gap_adjacent=False)
+    assert gap.value("S4") > gap.value("S2") + 1
+    off = trump_context(3, "D", offsuit_level_tractors=False)
+    assert off.value("DA") < off.value("S3") < off.value("D3")
+    assert off.value("S3") - off.value("DA") == 2
+    jok = trump_context(3, "D", joker_tractors=False)
+    assert jok.value("BJ") - jok.value("LJ") == 2
