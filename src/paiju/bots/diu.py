@@ -1,0 +1,163 @@
+"""Bots for diu (绥江-丢). They read only the seat's view and answer one of ``view["legal"]``.
+
+Level 1 (``GreedyBot``): always takes 丢 when legal (S5/S9); otherwise calls when taking the
+card leaves its hand at least as close to complete, preferring the higher call on a tie; never
+gives a won card up; discards the card whose loss hurts its melds least.
+
+"Close to complete" is ``shortfall(hand)``: the hand size minus the best credit of a split into
+complete 3-card melds (3 each) and two-card partial melds (1 each) — 0 means the hand is
+made of melds only, as a 丢 needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from paiju.core.rng import Rng
+from paiju.engines.diu.cards import WILD, profile, sort_cards
+from paiju.engines.diu.combos import LEVELS, ComboRules, chi_index, takes_for
+
+
+def _rules_from_view(view: Mapping[str, Any], hand: Sequence[str]) -> ComboRules:
+    """The table's combination rules as the view states them (else guessed from the cards)."""
+    table = view.get("table")
+    if isinstance(table, Mapping) and table.get("deck_profile"):
+        return ComboRules(
+            profile=str(table["deck_profile"]),
+            chi_shapes=tuple(table.get("chi_shapes") or ()),
+            wild_in_chi=bool(table.get("wild_in_chi", False)),
+        )
+    return _rules_for(hand)
+
+
+def _rules_for(cards: Sequence[str]) -> ComboRules:
+    name = "zipai80"
+    for card in cards:
+        if card != WILD:
+            name = "chuanpai84" if card[0] == "p" else "poker54" if card[0] in "SHCD" else name
+            break
+    return ComboRules(profile=name, chi_shapes=profile(name).shape_names())
+
+
+@lru_cache(maxsize=1 << 16)
+def _credit(rules: ComboRules, faces: tuple[str, ...], wilds: int) -> int:
+    """Best 3·(complete melds) + 1·(partial melds) over the hand's cards (faces sorted)."""
+    if not faces:
+        return 0
+    x, rest = faces[0], faces[1:]
+    best = _credit(rules, rest, wilds)  # x left unused
+    if rest[:2] == (x, x):
+        best = max(best, 3 + _credit(rules, rest[2:], wilds))
+    if rest[:1] == (x,):
+        best = max(best, 1 + _credit(rules, rest[1:], wilds))
+        if wilds:
+            best = max(best, 3 + _credit(rules, rest[1:], wilds - 1))
+    for meld in chi_index(rules).get(x, ()):
+        others = list(meld)
+        others.remove(x)
+        left = list(rest)
+        found = 0
+        for other in others:
+            if other in left:
+                left.remove(other)
+                found += 1
+        if found == 2:
+            best = max(best, 3 + _credit(rules, tuple(left), wilds))
+        elif found == 1:
+            best = max(best, 1 + _credit(rules, tuple(left), wilds))
+    return best
+
+
+def shortfall(rules: ComboRules, hand: Sequence[str]) -> int:
+    """How far the hand is from being all melds (lower is better)."""
+    real = sort_cards(c for c in hand if c != WILD)
+    wilds = len(hand) - len(real)
+    return len(hand) - _credit(rules, real, wilds)
+
+
+def _minus(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
+    left = list(hand)
+    for card in cards:
+        left.remove(card)
+    return left
+
+
+def _after_best_discard(rules: ComboRules, hand: Sequence[str]) -> int:
+    if not hand:
+        return 0
+    return min(shortfall(rules, _minus(hand, [c])) for c in set(hand))
+
+
+class GreedyBot:
+    """Level 1: legal, greedy, deterministic except for ties broken by its own ``rng``."""
+
+    def __init__(self, rng: Rng) -> None:
+        self.rng = rng
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        """One of ``view["legal"]`` (``ValueError`` if there is none)."""
+        legal: list[str] = list(view["legal"])
+        if not legal:
+            raise ValueError("the seat has no legal action")
+        hand: list[str] = list(view.get("hand") or [])
+        rules = _rules_from_view(view, hand)
+        diu = [a for a in legal if a.startswith("diu ") or a == "call diu"]
+        if diu:
+            return diu[0]
+        asked = view.get("asked")
+        if asked == "discard":
+            return self._discard(rules, hand, legal)
+        if asked == "take":
+            return self._take(rules, hand, legal)
+        calls = [a for a in legal if a.startswith("call ")]
+        return self._call(rules, hand, view, calls) if calls else "pass"
+
+    def _discard(self, rules: ComboRules, hand: list[str], legal: list[str]) -> str:
+        scored = [(shortfall(rules, _minus(hand, [a.split()[1]])), a) for a in legal]
+        best = min(s for s, _ in scored)
+        ties = sorted(a for s, a in scored if s == best)
+        return ties[self.rng.randbelow(len(ties))]
+
+    def _take(self, rules: ComboRules, hand: list[str], legal: list[str]) -> str:
+        takes = [a for a in legal if a.startswith("take")]
+        if not takes:
+            return "pass"
+        return min(takes, key=lambda a: (_after_best_discard(rules, _take_left(hand, a)), a))
+
+    def _call(
+        self, rules: ComboRules, hand: list[str], view: Mapping[str, Any], calls: list[str]
+    ) -> str:
+        now = shortfall(rules, hand)
+        card = (view.get("card") or {}).get("card")
+        if card is None:
+            return "pass"
+        best: tuple[int, int, str] | None = None
+        for action in calls:
+            call = action.split()[1]
+            after = _best_take_shortfall(rules, hand, card, call)
+            if after is not None and after <= now:
+                key = (after, -LEVELS[call], action)
+                best = key if best is None or key < best else best
+        return best[2] if best else "pass"
+
+
+def _take_left(hand: list[str], action: str) -> list[str]:
+    tokens = action.split()[1:]
+    return hand if tokens and tokens[0].startswith("m") else _minus(hand, tokens)
+
+
+def _best_take_shortfall(rules: ComboRules, hand: list[str], card: str, call: str) -> int | None:
+    takes = takes_for(rules, card, hand).get(call, ())
+    if not takes and call == "ying_shui":
+        return _after_best_discard(rules, hand)  # an upgrade of an exposed meld
+    scores = [_after_best_discard(rules, _minus(hand, t.cards)) for t in takes]
+    return min(scores) if scores else None
+
+
+def make_bot(level: int, rng: Rng) -> GreedyBot:
+    """The diu bot of ``level`` (1 is the only level so far; 0 is the generic random bot)."""
+    if level != 1:
+        raise ValueError(f"diu has bot level 1 only, not {level}")
+    return GreedyBot(rng)

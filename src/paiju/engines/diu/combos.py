@@ -1,0 +1,275 @@
+"""The combinations of rules §2.3: which calls a hand allows on a card, how it can take the
+card, and the complete-hand test that makes 丢 legal.
+
+A meld is classified by its cards (the claimed card included):
+
+=============  ======  ===============================================================
+call           level   shape
+=============  ======  ===============================================================
+chi 吃         1       a 吃 shape of the profile (no 听用 unless ``wild_in_chi``: then one)
+kuai 筷/块     2       two same cards + one 听用
+kuai_shui 筷水 3       two same cards + two 听用
+hard_dui 硬对  4       three same cards (硬 = no 听用)
+ying_shui 硬水 4       three same cards + one 听用, or four same cards (natural four)
+diu 丢         5       the card + two named hand cards make a chi / hard_dui / kuai meld and
+                       the rest of the concealed hand splits into such 3-card melds
+=============  ======  ===============================================================
+
+With ``allow_upgrade_exposed_meld`` (A13) a seat may also call 硬水 by adding the card to one
+of its exposed 硬对 or 筷 melds of that card (no hand card used).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from paiju.engines.diu.cards import WILD, profile, sort_cards
+
+LEVELS: dict[str, int] = {
+    "pass": 0,
+    "chi": 1,
+    "kuai": 2,
+    "kuai_shui": 3,
+    "hard_dui": 4,
+    "ying_shui": 4,
+    "diu": 5,
+}
+CALLS: tuple[str, ...] = ("chi", "kuai", "kuai_shui", "hard_dui", "ying_shui", "diu")
+
+
+@dataclass(frozen=True)
+class ComboRules:
+    """The options that shape combinations (rules §2.3, A13)."""
+
+    profile: str = "zipai80"
+    chi_shapes: tuple[str, ...] = ("big_small", "run", "two_seven_ten")
+    wild_in_chi: bool = False
+    allow_upgrade: bool = True
+
+
+@dataclass(frozen=True, order=True)
+class Take:
+    """One way to take a card: the hand cards laid with it, or an exposed meld upgraded."""
+
+    cards: tuple[str, ...] = ()
+    upgrade: int = -1  # index of the exposed meld to upgrade, -1 for none
+
+
+@cache
+def chi_index(rules: ComboRules) -> dict[str, tuple[tuple[str, str, str], ...]]:
+    """Face -> every 吃 triple (of the allowed shapes) that contains it."""
+    melds = profile(rules.profile).chi_melds(rules.chi_shapes)
+    index: dict[str, list[tuple[str, str, str]]] = {}
+    for meld in sorted(melds):
+        for face in set(meld):
+            index.setdefault(face, []).append(meld)
+    return {face: tuple(ms) for face, ms in index.items()}
+
+
+def _minus(multiset: Sequence[str], remove: Sequence[str]) -> list[str] | None:
+    """``multiset`` without ``remove`` (as multisets), or None if it does not contain it."""
+    left = list(multiset)
+    for card in remove:
+        if card not in left:
+            return None
+        left.remove(card)
+    return left
+
+
+def is_chi(rules: ComboRules, cards: Sequence[str]) -> bool:
+    """Whether three cards form a 吃 (at most one 听用, and only with ``wild_in_chi``)."""
+    if len(cards) != 3:
+        return False
+    real = [c for c in cards if c != WILD]
+    wilds = 3 - len(real)
+    if wilds > (1 if rules.wild_in_chi else 0) or not real:
+        return False
+    return any(_minus(m, real) is not None for m in chi_index(rules).get(real[0], ()))
+
+
+def classify(rules: ComboRules, cards: Sequence[str]) -> str | None:
+    """The call a meld of these cards (claimed card included) makes, or None.
+
+    A shape that is both a 吃 and a triplet (impossible in the shipped profiles) counts as
+    the higher call.
+    """
+    real = [c for c in cards if c != WILD]
+    wilds = len(cards) - len(real)
+    same = bool(real) and all(c == real[0] for c in real)
+    shape = (len(cards), wilds)
+    if same and shape == (3, 0):
+        return "hard_dui"
+    if same and shape in ((4, 0), (4, 1)):
+        return "ying_shui"
+    if same and shape == (4, 2):
+        return "kuai_shui"
+    if same and shape == (3, 1):
+        return "kuai"
+    return "chi" if is_chi(rules, cards) else None
+
+
+def is_meld3(rules: ComboRules, cards: Sequence[str]) -> bool:
+    """Whether three cards are a 吃, 硬对 or 筷 — the melds a 丢 hand is made of."""
+    return len(cards) == 3 and classify(rules, cards) in ("chi", "hard_dui", "kuai")
+
+
+def _chi_takes(rules: ComboRules, card: str, hand: Counter[str]) -> set[tuple[str, ...]]:
+    """The hand-card pairs that make a 吃 with ``card`` (from the profile's 吃 triples)."""
+    if card == WILD and not rules.wild_in_chi:
+        return set()
+    index = chi_index(rules)
+    takes: set[tuple[str, ...]] = set()
+    melds = {m for ms in index.values() for m in ms} if card == WILD else index.get(card, ())
+    for meld in melds:
+        if card == WILD:
+            # the claimed 听用 stands for one card of the triple; the hand holds the other two
+            options = [[meld[0], meld[1]], [meld[0], meld[2]], [meld[1], meld[2]]]
+        else:
+            rest = list(meld)
+            rest.remove(card)
+            options = [rest]
+            if rules.wild_in_chi:
+                options += [[rest[0], WILD], [rest[1], WILD]]
+        for a, b in options:
+            if (hand[a] >= 2) if a == b else (hand[a] >= 1 and hand[b] >= 1):
+                takes.add(sort_cards((a, b)))
+    # x x + 听用 is a 筷 (the higher call), never a 吃
+    return {t for t in takes if classify(rules, (card, *t)) == "chi"}
+
+
+def _same_takes(card: str, hand: Counter[str]) -> dict[str, set[tuple[str, ...]]]:
+    """筷 / 筷水 / 硬对 / 硬水 takes (same cards, with or without 听用) of ``card``."""
+    out: dict[str, set[tuple[str, ...]]] = {c: set() for c in CALLS}
+    w = hand[WILD]
+    if card == WILD:
+        # The claimed 听用 joins a pair of the hand: W + x x is a 筷, W + x x W a 筷水, etc.
+        for face, n in hand.items():
+            if face == WILD:
+                continue
+            if n >= 2:
+                out["kuai"].add((face, face))
+            if n >= 2 and w >= 1:
+                out["kuai_shui"].add((face, face, WILD))
+            if n >= 3:
+                out["ying_shui"].add((face, face, face))
+        return out
+    n = hand[card]
+    if n >= 2:
+        out["hard_dui"].add((card, card))
+    if n >= 1 and w >= 1:
+        out["kuai"].add((card, WILD))
+    if n >= 1 and w >= 2:
+        out["kuai_shui"].add((card, WILD, WILD))
+    if n >= 2 and w >= 1:
+        out["ying_shui"].add((card, card, WILD))
+    if n >= 3:
+        out["ying_shui"].add((card, card, card))
+    return out
+
+
+def takes_for(
+    rules: ComboRules, card: str, hand: Sequence[str], melds: Sequence[Sequence[str]] = ()
+) -> dict[str, tuple[Take, ...]]:
+    """Every way this hand (and its exposed melds) can take ``card``, by call (diu excluded).
+
+    A take must leave at least one hand card to discard afterwards (S18).
+    """
+    return dict(_takes_for(rules, card, tuple(hand), tuple(tuple(m) for m in melds)))
+
+
+@lru_cache(maxsize=4096)
+def _takes_for(
+    rules: ComboRules, card: str, hand: tuple[str, ...], melds: tuple[tuple[str, ...], ...]
+) -> dict[str, tuple[Take, ...]]:
+    counts = Counter(hand)
+    found = _same_takes(card, counts)
+    found["chi"] = _chi_takes(rules, card, counts)
+    out: dict[str, tuple[Take, ...]] = {}
+    for call in CALLS[:-1]:
+        takes = [Take(cards) for cards in found[call] if len(hand) - len(cards) >= 1]
+        if call == "ying_shui" and rules.allow_upgrade and card != WILD:
+            takes += [Take((), i) for i, m in enumerate(melds) if _upgradable(m, card)]
+        if takes:
+            out[call] = tuple(sorted(takes))
+    return out
+
+
+def _upgradable(meld: Sequence[str], card: str) -> bool:
+    """An exposed 硬对 (c c c) or 筷 (c c W) of ``card`` becomes a 硬水 with it (A13)."""
+    return len(meld) == 3 and sorted(meld) in (sorted([card] * 3), sorted([card, card, WILD]))
+
+
+@lru_cache(maxsize=1 << 16)
+def _complete(rules: ComboRules, faces: tuple[str, ...], wilds: int) -> bool:
+    if not faces:
+        return wilds == 0
+    x, rest = faces[0], list(faces[1:])
+    # 硬对 x x x, then 筷 x x W
+    if rest[:2] == [x, x] and _complete(rules, tuple(rest[2:]), wilds):
+        return True
+    if rest[:1] == [x] and wilds and _complete(rules, tuple(rest[1:]), wilds - 1):
+        return True
+    for meld in chi_index(rules).get(x, ()):
+        others = list(meld)
+        others.remove(x)
+        for used_wilds in _wild_fills(others, rules.wild_in_chi, wilds):
+            needed = _minus(others, used_wilds) or []
+            left = _minus(rest, needed)
+            if left is not None and _complete(rules, tuple(left), wilds - len(used_wilds)):
+                return True
+    return False
+
+
+def _wild_fills(others: list[str], wild_in_chi: bool, wilds: int) -> list[list[str]]:
+    """Which of ``others`` a 听用 may replace: none, or (with wild_in_chi) exactly one."""
+    fills: list[list[str]] = [[]]
+    if wild_in_chi and wilds:
+        fills += [[o] for o in dict.fromkeys(others)]
+    return fills
+
+
+def is_complete(rules: ComboRules, cards: Sequence[str]) -> bool:
+    """Whether ``cards`` split entirely into 3-card melds (吃, 硬对, 筷)."""
+    if len(cards) % 3:
+        return False
+    real = sort_cards(c for c in cards if c != WILD)
+    return _complete(rules, real, len(cards) - len(real))
+
+
+def diu_pairs(rules: ComboRules, card: str, hand: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The pairs of hand cards that 丢 ``card``: a meld with it, the rest complete (S5)."""
+    return _diu_pairs(rules, card, tuple(hand))
+
+
+@lru_cache(maxsize=4096)
+def _diu_pairs(rules: ComboRules, card: str, hand: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    if (len(hand) - 2) % 3:
+        return ()
+    counts = Counter(hand)
+    same = _same_takes(card, counts)
+    pairs = _chi_takes(rules, card, counts) | same["hard_dui"] | same["kuai"]
+    out = []
+    for pair in sorted(pairs):
+        rest = _minus(hand, pair)
+        if rest is not None and len(pair) == 2 and is_complete(rules, rest):
+            out.append((pair[0], pair[1]))
+    return tuple(out)
+
+
+def available_calls(
+    rules: ComboRules,
+    card: str,
+    hand: Sequence[str],
+    melds: Sequence[Sequence[str]],
+    *,
+    chi_right: bool,
+    diu_ok: bool,
+) -> tuple[str, ...]:
+    """The calls this hand allows on ``card`` (not yet filtered by the standing call)."""
+    calls = [c for c in takes_for(rules, card, hand, melds) if c != "chi" or chi_right]
+    if diu_ok and diu_pairs(rules, card, hand):
+        calls.append("diu")
+    return tuple(c for c in CALLS if c in calls)

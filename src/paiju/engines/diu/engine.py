@@ -1,0 +1,97 @@
+"""``DiuEngine``: the Engine protocol for Suijiang "diu" (绥江-丢), name ``"diu"``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from paiju.core.rng import Rng
+from paiju.core.seats import Seat
+from paiju.engines.base import MatchInfo, Step
+from paiju.engines.diu import flow, notation
+from paiju.engines.diu.options import normalize
+from paiju.engines.diu.state import Action, Config, DiuState
+from paiju.engines.diu.view import build_view, timer_kind
+
+
+class DiuEngine:
+    """Pure rules of diu; see ``docs/rules/diu.md`` for the rules and options."""
+
+    name = "diu"
+
+    def normalize_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option with defaults; ``InvalidOptions`` for unknown keys or bad values."""
+        return normalize(raw)
+
+    def seat_count(self, options: Mapping[str, Any]) -> int:
+        """3, or 4 with an idle 闲家."""
+        return int(normalize(options)["players"])
+
+    def initial_state(self, options: Mapping[str, Any], rng: Rng, match: MatchInfo) -> DiuState:
+        """Deal hand ``match.hand``; the head (A) comes from ``match.carry`` (seat 0 first)."""
+        config = Config.from_options(normalize(options))
+        head = int(match.carry.get("head", 0)) % config.players
+        return flow.deal_hand(config, rng, match.hand, head)
+
+    def version(self, state: DiuState) -> int:
+        return state.version
+
+    def to_act(self, state: DiuState) -> frozenset[Seat]:
+        return flow.to_act(state)
+
+    def legal_actions(self, state: DiuState, seat: Seat) -> frozenset[Action]:
+        return flow.legal(state, seat)
+
+    def apply(self, state: DiuState, seat: Seat, action: Action) -> Step[DiuState]:
+        new, events = flow.apply_action(state, seat, action)
+        return Step(new, tuple(events))
+
+    def view(self, state: DiuState, seat: Seat | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def timeout_action(self, state: DiuState, seat: Seat) -> Action:
+        return flow.timeout(state, seat)
+
+    def timer_kind(self, state: DiuState, seat: Seat) -> str:
+        """``claim`` (a polled seat) or ``turn`` (its own action); ``""`` when not to act."""
+        return timer_kind(state, seat) or ""
+
+    def is_terminal(self, state: DiuState) -> bool:
+        return state.phase == "over"
+
+    def scores(self, state: DiuState) -> tuple[int, ...]:
+        return state.final_scores or (0,) * state.config.players
+
+    def hand_stats(self, state: DiuState) -> list[dict[str, float]]:
+        """Per seat: win (丢), lose (paid a 丢), draw (流局), idle, takes."""
+        stats = []
+        for seat in range(state.config.players):
+            active = seat in state.active
+            stats.append({
+                "win": float(state.winner == seat),
+                "lose": float(active and state.winner is not None and state.winner != seat),
+                "draw": float(active and state.end_reason == "exhausted"),
+                "idle": float(not active),
+                "takes": float(state.takes[seat]),
+            })
+        return stats
+
+    def carry(self, state: DiuState) -> dict[str, Any]:
+        """A11: the next head — one seat on (clockwise) or the 丢 winner (winner rule)."""
+        cfg = state.config
+        if cfg.head_rotation == "winner":
+            head = state.winner if state.winner is not None else state.head
+        else:
+            head = (state.head + 1) % cfg.players
+        return {"head": head}
+
+    def match_over(self, options: Mapping[str, Any], match: MatchInfo) -> bool:
+        """After ``match_hands`` hands (0: one hand per player)."""
+        opts = normalize(options)
+        return match.hand >= int(opts["match_hands"] or opts["players"])
+
+    def parse_action(self, text: str) -> Action:
+        return notation.parse_action(text)
+
+    def format_action(self, action: Action) -> str:
+        return notation.format_action(action)

@@ -1,0 +1,117 @@
+"""The state of one hand of diu, its configuration and its actions (all frozen, hashable)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from paiju.core.seats import Seat
+from paiju.engines.diu.arbitration import Poll, PollRules
+from paiju.engines.diu.combos import ComboRules
+
+
+@dataclass(frozen=True)
+class Config:
+    """The normalized options a hand needs, in hashable form."""
+
+    players: int
+    deck_profile: str
+    wild_count: int
+    combo: ComboRules
+    poll: PollRules
+    deal_sizes: tuple[int, ...]
+    timeout_discard: str
+    dead_card_visible: bool
+    head_rotation: str
+    shuffle: str
+    riffle_passes: int
+    riffle_max_offset: int
+    prefetch_mode: str
+    prefetch_batch: int
+    prefetch_refill_at: int
+    scoring: str
+    score_unit: int
+
+    @staticmethod
+    def from_options(o: Mapping[str, Any]) -> Config:
+        """Build from ``options.normalize`` output."""
+        return Config(
+            players=o["players"],
+            deck_profile=o["deck_profile"],
+            wild_count=o["wild_count"],
+            combo=ComboRules(
+                o["deck_profile"], tuple(o["chi_shapes"]), o["wild_in_chi"],
+                o["allow_upgrade_exposed_meld"],
+            ),
+            poll=PollRules(
+                o["chi_on_draw"], o["diu_on_discard"], o["forfeit_fallback"],
+                o["poll_mode"] == "parallel",
+            ),
+            deal_sizes=tuple(o["deal_sizes"]),
+            timeout_discard=o["timeout_discard"],
+            dead_card_visible=o["dead_card_visible"],
+            head_rotation=o["head_rotation"],
+            shuffle=o["shuffle"],
+            riffle_passes=o["riffle_passes"],
+            riffle_max_offset=o["riffle_max_offset"],
+            prefetch_mode=o["prefetch_mode"],
+            prefetch_batch=o["prefetch_batch"],
+            prefetch_refill_at=o["prefetch_refill_at"],
+            scoring=o["scoring"],
+            score_unit=o["score_unit"],
+        )
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """A seat's action. Notation (``format``/``parse`` in ``notation``):
+
+    ``pass`` — pass a call, say no to a re-ask or a 丢 pick, or give a won card up (S15);
+    ``call <chi|kuai|kuai_shui|hard_dui|ying_shui|diu>`` — a call when polled (or ``call diu``
+    when re-asked); ``diu <card> <card>`` — the two hand cards of the 丢 (S5);
+    ``take <cards…>`` / ``take m<i>`` — lay the won card with these hand cards / onto exposed
+    meld i (A13); ``discard <card>`` — 放牌.
+    """
+
+    kind: str
+    call: str = ""
+    cards: tuple[str, ...] = ()
+    meld: int = -1
+
+
+@dataclass(frozen=True)
+class DiuState:
+    """One hand. Seats are table seats; ``active`` lists the seats of roles A, B, C.
+
+    ``phase``: ``discard`` (``actor`` must 放牌), ``poll`` (``poll`` decides ``card``) or
+    ``over``. ``stock`` is the undealt deck (top first) and ``drawn`` how many were taken.
+    """
+
+    version: int
+    config: Config
+    hand_no: int
+    head: Seat
+    active: tuple[Seat, ...]
+    idle: Seat | None
+    hands: tuple[tuple[str, ...], ...]
+    melds: tuple[tuple[tuple[str, ...], ...], ...]
+    stock: tuple[str, ...]
+    drawn: int
+    dead: tuple[str, ...]
+    phase: str
+    actor: Seat | None
+    card: str | None = None
+    poll: Poll | None = None
+    picking: tuple[Seat, ...] = ()  # seats choosing their two 丢 cards
+    diu_cards: tuple[tuple[Seat, tuple[str, ...]], ...] = ()
+    private_draws: tuple[tuple[int, Seat], ...] = ()  # stock index -> seat (supplement draws)
+    takes: tuple[int, ...] = ()
+    last: tuple[tuple[str, Any], ...] = ()  # the last public outcome, for clients
+    winner: Seat | None = None
+    end_reason: str = ""  # "diu" | "exhausted"
+    final_scores: tuple[int, ...] = ()
+    keys: tuple[str, ...] = ()  # prefetch keys per stock index (never in a view until drawn)
+    nonces: tuple[str, ...] = ()
+    sealed: tuple[tuple[str, str], ...] = ()  # (blob, mac) per stock index
+    salt: int = 0  # for the random timeout discard; never shown

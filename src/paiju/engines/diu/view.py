@@ -1,0 +1,137 @@
+"""What one seat (or a spectator) sees: JSON data with ``legal`` and nothing it may not see.
+
+Hidden: other seats' concealed hands (counted), the undrawn stock (counted; with
+``prefetch_mode = "encrypted"`` the delivered part as sealed blobs), other seats' calls during
+a poll (a seat sees only its own), supplement cards drawn by others. Revealed at the end:
+every hand and the 丢.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.core.seats import Seat
+from paiju.engines.diu import arbitration as arb
+from paiju.engines.diu.flow import legal, question, to_act
+from paiju.engines.diu.notation import format_action
+from paiju.engines.diu.sealed import delivered
+from paiju.engines.diu.state import DiuState
+
+ROLES = "ABCD"
+TIMERS = {"call": "claim", "reask": "claim", "take": "turn", "diu_pick": "turn", "discard": "turn"}
+
+
+def role_of(state: DiuState, seat: Seat) -> str:
+    """A, B, C (active, in turn order) or D (闲家)."""
+    return ROLES[(seat - state.head) % state.config.players]
+
+
+def timer_kind(state: DiuState, seat: Seat) -> str | None:
+    """``claim`` for a polled seat (15 s), ``turn`` for its own action (20 s), else None."""
+    return TIMERS.get(question(state, seat))
+
+
+def build_view(state: DiuState, seat: Seat | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: a spectator)."""
+    n = state.config.players
+    view: dict[str, Any] = {
+        "variant": "diu",
+        "version": state.version,
+        "hand_no": state.hand_no,
+        "seat": seat,
+        "players": n,
+        "table": _table_rules(state),
+        "roles": [role_of(state, s) for s in range(n)],
+        "active": list(state.active),
+        "idle": state.idle,
+        "phase": state.phase,
+        "to_act": sorted(to_act(state)),
+        "asked": question(state, seat) if seat is not None else "",
+        "timer": timer_kind(state, seat) if seat is not None else None,
+        "hand": list(state.hands[seat]) if seat is not None else None,
+        "hand_counts": [len(h) for h in state.hands],
+        "melds": [[list(m) for m in ms] for ms in state.melds],
+        "dead": list(state.dead) if state.config.dead_card_visible else None,
+        "dead_count": len(state.dead),
+        "stock_count": len(state.stock) - state.drawn,
+        "card": _polled_card(state),
+        "my_call": _my_call(state, seat),
+        "last": _last(state),
+        "legal": _legal(state, seat),
+    }
+    if state.phase == "over":
+        view["result"] = _result(state)
+    if state.config.prefetch_mode == "encrypted":
+        view["prefetch"] = _prefetch(state, seat)
+    return view
+
+
+def _table_rules(state: DiuState) -> dict[str, Any]:
+    """The options a client (or bot) needs to read hands: deck and combination rules."""
+    cfg = state.config
+    return {
+        "deck_profile": cfg.deck_profile,
+        "wild_count": cfg.wild_count,
+        "chi_shapes": list(cfg.combo.chi_shapes),
+        "wild_in_chi": cfg.combo.wild_in_chi,
+        "poll_mode": "parallel" if cfg.poll.parallel else "sequential",
+    }
+
+
+def _last(state: DiuState) -> dict[str, Any]:
+    """The last public outcome; a dead card is not repeated when dead cards are hidden (A7)."""
+    last = dict(state.last)
+    if "dead" in last and not state.config.dead_card_visible:
+        last["dead"] = None
+    return last
+
+
+def _legal(state: DiuState, seat: Seat | None) -> list[str]:
+    if seat is None:
+        return []
+    return sorted(format_action(a) for a in legal(state, seat))
+
+
+def _polled_card(state: DiuState) -> dict[str, Any] | None:
+    if state.phase != "poll" or state.poll is None:
+        return None
+    return {"card": state.card, "source": state.poll.source, "by": state.poll.by}
+
+
+def _my_call(state: DiuState, seat: Seat | None) -> str | None:
+    """The seat's own standing call in this poll (it never sees the others', A12)."""
+    if seat is None or state.poll is None:
+        return None
+    if seat in state.picking:
+        return "diu"
+    return arb.own_claim(state.poll, seat)
+
+
+def _result(state: DiuState) -> dict[str, Any]:
+    winner = state.winner
+    return {
+        "reason": state.end_reason,
+        "winner": winner,
+        "card": state.card if winner is not None else None,
+        "diu_cards": list(dict(state.diu_cards)[winner]) if winner is not None else None,
+        "scores": list(state.final_scores),
+        "hands": [list(h) for h in state.hands],
+    }
+
+
+def _prefetch(state: DiuState, seat: Seat | None) -> dict[str, Any]:
+    """Sealed stock batches (S22): blobs up to the delivered mark, keys only of drawn cards
+    this viewer saw drawn (open draws; its own supplement draws)."""
+    cfg = state.config
+    upto = delivered(state.drawn, len(state.stock), cfg.prefetch_batch, cfg.prefetch_refill_at)
+    private = dict(state.private_draws)
+    keys = {
+        str(i): state.keys[i]
+        for i in range(state.drawn)
+        if i not in private or (seat is not None and private[i] == seat)
+    }
+    sealed = [
+        {"i": i, "nonce": state.nonces[i], "blob": state.sealed[i][0], "mac": state.sealed[i][1]}
+        for i in range(upto)
+    ]
+    return {"sealed": sealed, "keys": keys, "delivered": upto}

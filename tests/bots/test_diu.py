@@ -1,0 +1,78 @@
+"""The level-1 diu bot: legal only, 丢 whenever legal, sensible calls and discards."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from paiju.bots.diu import make_bot, shortfall
+from paiju.core.rng import SeededRng
+from paiju.engines.base import MatchInfo
+from paiju.engines.diu.combos import ComboRules
+from paiju.engines.diu.engine import DiuEngine
+
+ENGINE = DiuEngine()
+
+
+def _view(asked: str, hand: list[str], legal: list[str], card: str | None = None) -> dict[str, Any]:
+    return {"asked": asked, "hand": hand, "legal": legal,
+            "card": None if card is None else {"card": card, "source": "draw", "by": 0}}
+
+
+def test_levels() -> None:
+    make_bot(1, SeededRng("b"))
+    with pytest.raises(ValueError):
+        make_bot(0, SeededRng("b"))
+
+
+def test_takes_diu_whenever_legal() -> None:
+    bot = make_bot(1, SeededRng("b"))
+    assert bot.choose(_view("call", ["s1"], ["call chi", "call diu", "pass"], "s3")) == "call diu"
+    assert bot.choose(_view("reask", ["s1"], ["call diu", "pass"], "s3")) == "call diu"
+    assert bot.choose(_view("diu_pick", ["s1"], ["diu s1 s2", "pass"], "s3")) == "diu s1 s2"
+
+
+def test_discards_the_least_useful_card() -> None:
+    bot = make_bot(1, SeededRng("b"))
+    hand = ["s1", "s2", "s3", "s5", "s5", "s5", "b9"]
+    legal = sorted(f"discard {c}" for c in set(hand))
+    assert bot.choose(_view("discard", hand, legal)) == "discard b9"
+
+
+def test_calls_when_it_helps_and_prefers_higher() -> None:
+    bot = make_bot(1, SeededRng("b"))
+    hand = ["s3", "s3", "s1", "s2", "b9", "b8"]
+    legal = ["call chi", "call hard_dui", "pass"]
+    assert bot.choose(_view("call", hand, legal, "s3")) == "call hard_dui"
+    # A take never given up once won.
+    assert bot.choose(_view("take", hand, ["pass", "take s3 s3"], "s3")) == "take s3 s3"
+
+
+def test_shortfall() -> None:
+    rules = ComboRules()
+    assert shortfall(rules, ["s1", "s2", "s3"]) == 0
+    assert shortfall(rules, ["s1", "s2", "b9"]) == 2  # one partial meld (credit 1)
+    assert shortfall(rules, ["s4", "s4", "W"]) == 0
+
+
+OPTIONS: list[dict[str, Any]] = [
+    {}, {"poll_mode": "parallel"}, {"deck_profile": "poker54", "wild_count": 2},
+    {"deck_profile": "chuanpai84"}, {"wild_in_chi": True, "chi_shapes": ["run"]},
+    {"forfeit_fallback": "reopen_after_forfeiter", "diu_on_discard": True},
+]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bot_plays_legal_moves_to_the_end(seed: int) -> None:
+    opts = ENGINE.normalize_options(OPTIONS[seed])
+    state = ENGINE.initial_state(opts, SeededRng(f"bot/{seed}"), MatchInfo(0, (0, 0, 0)))
+    bots = [make_bot(1, SeededRng(f"bot/{seed}/{s}")) for s in range(3)]
+    chooser = random.Random(seed)
+    while not ENGINE.is_terminal(state):
+        seat = chooser.choice(sorted(ENGINE.to_act(state)))
+        view = ENGINE.view(state, seat)
+        text = bots[seat].choose(view)
+        assert text in view["legal"]
+        state = ENGINE.apply(state, seat, ENGINE.parse_action(text)).state

@@ -1,0 +1,76 @@
+"""Leak check for diu: every view shows exactly what its viewer may see (rules §1.8, A12).
+
+Structural: the view has a fixed key set; ``hand`` is the viewer's own hand (None for a
+spectator); everything else that names cards is public (melds, dead cards, the polled card);
+the result (every hand) only once the hand is over; ``my_call`` is the viewer's own call; the
+prefetch carries only sealed blobs and the keys of cards this viewer saw drawn — never an
+undrawn stock card in plain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.engines.diu import arbitration as arb
+from paiju.engines.diu.cards import ALL_TOKENS
+
+KEYS = {
+    "variant", "version", "hand_no", "seat", "players", "table", "roles", "active", "idle", "phase",
+    "to_act", "asked", "timer", "hand", "hand_counts", "melds", "dead", "dead_count",
+    "stock_count", "card", "my_call", "last", "legal",
+}
+
+
+def _prefetch_leaks(state: Any, seat: int | None, pre: dict[str, Any]) -> list[str]:
+    leaks = []
+    private = dict(state.private_draws)
+    for index in pre["keys"]:
+        i = int(index)
+        if i >= state.drawn:
+            leaks.append(f"seat {seat}: key of undrawn stock card {i}")
+        elif i in private and private[i] != seat:
+            leaks.append(f"seat {seat}: key of seat {private[i]}'s supplement card {i}")
+    for entry in pre["sealed"]:
+        if set(entry) != {"i", "nonce", "blob", "mac"}:
+            leaks.append(f"seat {seat}: sealed entry has fields {sorted(entry)}")
+        if len(entry["blob"]) != 8 or entry["blob"] in ALL_TOKENS:
+            leaks.append(f"seat {seat}: sealed entry {entry['i']} is plain")
+    return leaks
+
+
+def _seat_leaks(engine: Any, state: Any, seat: int | None) -> list[str]:
+    view = engine.view(state, seat)
+    extra = {"result"} if state.phase == "over" else set()
+    if state.config.prefetch_mode == "encrypted":
+        extra.add("prefetch")
+    leaks: list[str] = []
+    if set(view) != KEYS | extra:
+        leaks.append(f"seat {seat}: unexpected view keys {sorted(set(view) ^ (KEYS | extra))}")
+    own = None if seat is None else list(state.hands[seat])
+    if view.get("hand") != own:
+        leaks.append(f"seat {seat}: hand field is not the viewer's own hand")
+    if view.get("melds") != [[list(m) for m in ms] for ms in state.melds]:
+        leaks.append(f"seat {seat}: melds differ from the public melds")
+    if view.get("dead") not in (None, list(state.dead)):
+        leaks.append(f"seat {seat}: dead cards differ from the public dead cards")
+    polled = view.get("card")
+    if polled is not None and polled.get("card") != state.card:
+        leaks.append(f"seat {seat}: polled card is not the card on the table")
+    mine = None
+    if seat is not None and state.poll is not None:
+        mine = "diu" if seat in state.picking else arb.own_claim(state.poll, seat)
+    if view.get("my_call") != mine:
+        leaks.append(f"seat {seat}: my_call shows something other than its own call")
+    if set(view.get("last", {})) - {"dead", "take", "seat", "claim"}:
+        leaks.append(f"seat {seat}: last outcome has unexpected fields")
+    if "prefetch" in view:
+        leaks += _prefetch_leaks(state, seat, view["prefetch"])
+    return leaks
+
+
+def hidden_leaks(engine: Any, state: Any) -> list[str]:
+    """Every place a view shows a card its viewer may not see (empty when none)."""
+    leaks: list[str] = []
+    for seat in [None, *range(state.config.players)]:
+        leaks += _seat_leaks(engine, state, seat)
+    return leaks
