@@ -51,6 +51,10 @@ class RaceEngine:
             return frozenset(range(state.seats)) - state.voted
         return frozenset({state.turn}) if state.phase == "play" else frozenset()
 
+    def public_to_act(self, state: RaceState) -> frozenset[int]:
+        """Who is voting is private (as who may claim a discard is in mahjong)."""
+        return frozenset() if state.phase == "vote" else self.to_act(state)
+
     def legal_actions(self, state: RaceState, seat: int) -> frozenset[str]:
         if seat not in self.to_act(state):
             return frozenset()

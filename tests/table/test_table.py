@@ -64,7 +64,7 @@ def test_match_starts_when_every_seat_is_taken_and_ready() -> None:
     effects = table.handle(1, Ready(), 0.0)
     assert table.phase == PLAYING
     state_for_0 = [m for m in sends(effects, 0) if m["type"] == "state"][-1]
-    assert state_for_0["to_act"] == [0, 1]
+    assert state_for_0["to_act"] == [0]  # who else votes is not public
     assert state_for_0["view"]["secret"] == table.state.secret[0]
     spectator = [m for m in sends(effects, SPECTATORS) if m["type"] == "state"][-1]
     assert spectator["view"]["secret"] is None
@@ -220,3 +220,16 @@ def test_restore_rebuilds_a_match_in_progress_from_its_log() -> None:
     again.restore(log, 50.0)
     assert (again.hand, again.state, again.totals) == (table.hand, table.state, table.totals)
     assert again.version > log[-1].version
+
+
+def test_only_public_waiting_seats_are_shown_to_others() -> None:
+    table = seated_and_playing()
+    assert table.snapshot(0, 0.0)["to_act"] == [0]
+    assert table.snapshot(1, 0.0)["to_act"] == [1]
+    assert table.snapshot(None, 0.0)["to_act"] == []
+    table.handle(0, Act(table.version, "go"), 1.0)
+    assert table.snapshot(0, 1.0)["to_act"] == []  # seat 0 cannot tell whether 1 still votes
+    table.handle(1, Act(table.version, "go"), 1.0)
+    mover = table.state.turn
+    assert table.snapshot(None, 1.0)["to_act"] == [mover]  # turns are public
+    assert table.snapshot(1 - mover, 1.0)["to_act"] == [mover]

@@ -394,6 +394,7 @@ class Table:
         deadline_ms = None
         if waiting is not None and waiting.deadline is not None:
             deadline_ms = max(0, round((waiting.deadline - now) * 1000))
+        shown = self._public_waiting() | ({seat} if waiting is not None else set())
         return {
             "type": "state",
             "room": self.room_id,
@@ -404,11 +405,23 @@ class Table:
             "totals": list(self.totals),
             "seats": [slot.public(s) for s, slot in enumerate(self.seats)],
             "you": seat,
-            "to_act": sorted(self._waiting),
+            "to_act": sorted(shown),
             "decision_version": waiting.version if waiting is not None else None,
             "deadline_ms": deadline_ms,
             "view": self.engine.view(self.state, seat) if self.state is not None else None,
         }
+
+    def _public_waiting(self) -> set[Seat]:
+        """The waiting seats every viewer may know about.
+
+        In a claim window, *who* is asked reveals who can claim the tile, so an engine can
+        narrow what is public with an optional ``public_to_act(state)``; a seat always knows
+        that it is itself asked.
+        """
+        public_of = getattr(self.engine, "public_to_act", None)
+        if public_of is None or self.state is None:
+            return set(self._waiting)
+        return set(self._waiting) & set(public_of(self.state))
 
     def _broadcast_states(self, now: float) -> list[Effect]:
         targets = [s for s, slot in enumerate(self.seats) if slot.kind == "human"]
