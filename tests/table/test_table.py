@@ -72,7 +72,8 @@ def test_match_starts_when_every_seat_is_taken_and_ready() -> None:
 
 def test_each_seat_gets_only_its_own_view() -> None:
     table = seated_and_playing()
-    effects = table.handle(0, Act(table.version, "go"), 1.0)
+    table.handle(0, Act(table.version, "go"), 1.0)
+    effects = table.handle(1, Act(table.version, "go"), 1.0)
     for seat in (0, 1):
         states = [m for m in sends(effects, seat) if m["type"] == "state"]
         assert states and all(s["view"]["secret"] == table.state.secret[seat] for s in states)
@@ -233,3 +234,13 @@ def test_only_public_waiting_seats_are_shown_to_others() -> None:
     mover = table.state.turn
     assert table.snapshot(None, 1.0)["to_act"] == [mover]  # turns are public
     assert table.snapshot(1 - mover, 1.0)["to_act"] == [mover]
+
+
+def test_a_secret_answer_sends_nothing_to_seats_that_cannot_see_it() -> None:
+    table = seated_and_playing()
+    effects = table.handle(0, Act(table.version, "go"), 1.0)
+    assert [m["type"] for m in sends(effects, 1)] == []  # seat 1 learns nothing, not even a bump
+    assert sends(effects, SPECTATORS) == []
+    assert [m["type"] for m in sends(effects, 0)] == ["state"]  # seat 0's own legal list changed
+    table.handle(1, Act(table.version - 1, "go"), 1.0)  # seat 1's older version is still good
+    assert table.state.phase == "play"

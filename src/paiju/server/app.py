@@ -304,6 +304,7 @@ class PaijuServer:
                 raise BadToken("that seat is no longer yours")
             self._attach(room, session, seat, message.token)
             effects = table.handle(seat, c.Connected(True), now)
+            session.send(table.snapshot(seat, now))  # the full view, whatever others were sent
             return None, effects
 
         await room.call(job)

@@ -131,6 +131,7 @@ class Table:
         self.close_reason = ""
         self.last_joined: Seat | None = None
         self._waiting: dict[Seat, Waiting] = {}
+        self._last_shown: dict[Seat, dict[str, Any]] = {}
         self._next_hand_at: float | None = None
 
     # ------------------------------------------------------------------ commands
@@ -424,9 +425,20 @@ class Table:
         return set(self._waiting) & set(public_of(self.state))
 
     def _broadcast_states(self, now: float) -> list[Effect]:
+        """A state message for every viewer whose state changed in anything but the version.
+
+        Skipping unchanged states matters for hidden information: a seat that is not told of
+        a change cannot learn from the version bump that another seat answered in secret.
+        Its older version stays valid for its own decision (see the module docstring).
+        """
         targets = [s for s, slot in enumerate(self.seats) if slot.kind == "human"]
-        sends: list[Effect] = [Send(s, self.snapshot(s, now)) for s in targets]
-        sends.append(Send(SPECTATORS, self.snapshot(None, now)))
+        sends: list[Effect] = []
+        for target, viewer in [*((s, s) for s in targets), (SPECTATORS, None)]:
+            snapshot = self.snapshot(viewer, now)
+            shown = {k: v for k, v in snapshot.items() if k not in ("version", "deadline_ms")}
+            if self._last_shown.get(target) != shown:
+                self._last_shown[target] = shown
+                sends.append(Send(target, snapshot))
         return sends
 
     def _send_events(self, events: tuple[Event, ...]) -> list[Effect]:
