@@ -97,8 +97,10 @@ def main() -> None:
     args = parser.parse_args()
     print(f"engine speed (random legal, no views): {speed(args.speed, args.seed):.1f} hands/s")
     r = play(args.hands, args.seed)
-    print(f"bot (level 1, 1 seat) vs 2 random-legal seats, {r['hands']} hands, "
-          f"{r['hands_per_s']:.1f} hands/s with views and bot")
+    print(
+        f"bot (level 1, 1 seat) vs 2 random-legal seats, {r['hands']} hands, "
+        f"{r['hands_per_s']:.1f} hands/s with views and bot"
+    )
     for key in ("bot_score", "random_score", "bot_diu_rate", "random_diu_rate", "diff"):
         mean, ci = r[key]
         print(f"  {key:16s} {mean:+.3f} ± {ci:.3f} (95% CI)")

@@ -52,8 +52,10 @@ def main() -> None:
         "fisher_yates": fisher_yates,
     }
     noise = math.sqrt(args.deck / (2 * math.pi * args.trials))
-    print(f"deck {args.deck}, {args.trials} trials; ideal top10 {10 / args.deck:.3f}, "
-          f"adjacent {1 / args.deck:.3f}; TV noise floor ≈ {noise:.3f}")
+    print(
+        f"deck {args.deck}, {args.trials} trials; ideal top10 {10 / args.deck:.3f}, "
+        f"adjacent {1 / args.deck:.3f}; TV noise floor ≈ {noise:.3f}"
+    )
     print(f"{'shuffle':16s} {'TV':>6s} {'top10':>6s} {'adjacent':>8s} {'shuffles/s':>10s}")
     for name, shuffler in shufflers.items():
         start = time.perf_counter()

@@ -17,8 +17,12 @@ ENGINE = DiuEngine()
 
 
 def _view(asked: str, hand: list[str], legal: list[str], card: str | None = None) -> dict[str, Any]:
-    return {"asked": asked, "hand": hand, "legal": legal,
-            "card": None if card is None else {"card": card, "source": "draw", "by": 0}}
+    return {
+        "asked": asked,
+        "hand": hand,
+        "legal": legal,
+        "card": None if card is None else {"card": card, "source": "draw", "by": 0},
+    }
 
 
 def test_levels() -> None:
@@ -50,6 +54,19 @@ def test_calls_when_it_helps_and_prefers_higher() -> None:
     assert bot.choose(_view("take", hand, ["pass", "take s3 s3"], "s3")) == "take s3 s3"
 
 
+def test_calls_an_upgrade_of_its_exposed_meld() -> None:
+    # natural_four_level = 3: adding s3 to the exposed 硬对 s3 s3 s3 is a 筷水 call (A13);
+    # it uses no hand card, so it costs nothing.
+    bot = make_bot(1, SeededRng("b"))
+    view = {
+        **_view("call", ["b1", "b2", "b3", "s9"], ["call kuai_shui", "pass"], "s3"),
+        "seat": 0,
+        "melds": [[["s3", "s3", "s3"]], [], []],
+        "table": {"deck_profile": "zipai80", "natural_four_level": 3},
+    }
+    assert bot.choose(view) == "call kuai_shui"
+
+
 def test_shortfall() -> None:
     rules = ComboRules()
     assert shortfall(rules, ["s1", "s2", "s3"]) == 0
@@ -58,13 +75,18 @@ def test_shortfall() -> None:
 
 
 OPTIONS: list[dict[str, Any]] = [
-    {}, {"poll_mode": "parallel"}, {"deck_profile": "poker54", "wild_count": 2},
-    {"deck_profile": "chuanpai84"}, {"wild_in_chi": True, "chi_shapes": ["run"]},
+    {},
+    {"poll_mode": "parallel"},
+    {"deck_profile": "poker54", "wild_count": 2},
+    {"deck_profile": "chuanpai84"},
+    {"wild_in_chi": True, "chi_shapes": ["run"]},
     {"forfeit_fallback": "reopen_after_forfeiter", "diu_on_discard": True},
+    {"natural_four_level": 3, "silent_seats": "skip", "offer_calls": "above_standing"},
+    {"diu_requires_complete_hand": False, "diu_min_points": 3},
 ]
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(len(OPTIONS)))
 def test_bot_plays_legal_moves_to_the_end(seed: int) -> None:
     opts = ENGINE.normalize_options(OPTIONS[seed])
     state = ENGINE.initial_state(opts, SeededRng(f"bot/{seed}"), MatchInfo(0, (0, 0, 0)))

@@ -9,15 +9,36 @@ undrawn stock card in plain.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from paiju.engines.diu import arbitration as arb
 from paiju.engines.diu.cards import ALL_TOKENS
 
 KEYS = {
-    "variant", "version", "hand_no", "seat", "players", "table", "roles", "active", "idle", "phase",
-    "to_act", "asked", "timer", "hand", "hand_counts", "melds", "dead", "dead_count",
-    "stock_count", "card", "my_call", "last", "legal",
+    "variant",
+    "version",
+    "hand_no",
+    "seat",
+    "players",
+    "table",
+    "roles",
+    "active",
+    "idle",
+    "phase",
+    "to_act",
+    "asked",
+    "timer",
+    "hand",
+    "hand_counts",
+    "melds",
+    "dead",
+    "dead_count",
+    "stock_count",
+    "card",
+    "my_call",
+    "last",
+    "legal",
 }
 
 
@@ -63,8 +84,13 @@ def _seat_leaks(engine: Any, state: Any, seat: int | None) -> list[str]:
         leaks.append(f"seat {seat}: my_call shows something other than its own call")
     if set(view.get("last", {})) - {"dead", "take", "seat", "claim"}:
         leaks.append(f"seat {seat}: last outcome has unexpected fields")
+    public = set(engine.public_to_act(state)) | ({seat} if seat is not None else set())
+    if set(view.get("to_act", [])) - public:
+        leaks.append(f"seat {seat}: to_act shows who else is asked in a poll")
     if "prefetch" in view:
         leaks += _prefetch_leaks(state, seat, view["prefetch"])
+    if state.prefetch_secret and state.prefetch_secret in json.dumps(view):
+        leaks.append(f"seat {seat}: the hand's prefetch secret is in the view")
     return leaks
 
 

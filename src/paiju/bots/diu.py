@@ -28,6 +28,7 @@ def _rules_from_view(view: Mapping[str, Any], hand: Sequence[str]) -> ComboRules
             profile=str(table["deck_profile"]),
             chi_shapes=tuple(table.get("chi_shapes") or ()),
             wild_in_chi=bool(table.get("wild_in_chi", False)),
+            natural_four_level=int(table.get("natural_four_level", 4)),
         )
     return _rules_for(hand)
 
@@ -134,9 +135,10 @@ class GreedyBot:
         if card is None:
             return "pass"
         best: tuple[int, int, str] | None = None
+        melds = _own_melds(view)
         for action in calls:
             call = action.split()[1]
-            after = _best_take_shortfall(rules, hand, card, call)
+            after = _best_take_shortfall(rules, hand, card, call, melds)
             if after is not None and after <= now:
                 key = (after, -LEVELS[call], action)
                 best = key if best is None or key < best else best
@@ -148,10 +150,24 @@ def _take_left(hand: list[str], action: str) -> list[str]:
     return hand if tokens and tokens[0].startswith("m") else _minus(hand, tokens)
 
 
-def _best_take_shortfall(rules: ComboRules, hand: list[str], card: str, call: str) -> int | None:
-    takes = takes_for(rules, card, hand).get(call, ())
-    if not takes and call == "ying_shui":
-        return _after_best_discard(rules, hand)  # an upgrade of an exposed meld
+def _own_melds(view: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """The viewer's exposed melds (public in the view), for upgrades (A13)."""
+    seat, melds = view.get("seat"), view.get("melds")
+    if not isinstance(seat, int) or not isinstance(melds, list) or seat >= len(melds):
+        return []
+    return [tuple(m) for m in melds[seat]]
+
+
+def _best_take_shortfall(
+    rules: ComboRules,
+    hand: list[str],
+    card: str,
+    call: str,
+    melds: Sequence[Sequence[str]] = (),
+) -> int | None:
+    """The best shortfall after taking ``card`` with ``call`` and discarding (None: no take).
+    An upgrade of an exposed meld (A13) uses no hand card."""
+    takes = takes_for(rules, card, hand, melds).get(call, ())
     scores = [_after_best_discard(rules, _minus(hand, t.cards)) for t in takes]
     return min(scores) if scores else None
 

@@ -21,8 +21,10 @@ def table(hands: dict[int, list[str]], stock: list[str], **options: Any) -> DiuS
     n = opts["players"]
     state = ENGINE.initial_state(opts, SeededRng("t"), MatchInfo(0, (0,) * n))
     return replace(
-        state, hands=tuple(sort_cards(hands.get(s, [])) for s in range(n)),
-        stock=tuple(stock), drawn=0,
+        state,
+        hands=tuple(sort_cards(hands.get(s, [])) for s in range(n)),
+        stock=tuple(stock),
+        drawn=0,
     )
 
 
@@ -36,8 +38,9 @@ def legal(state: DiuState, seat: int) -> list[str]:
     return sorted(ENGINE.format_action(a) for a in ENGINE.legal_actions(state, seat))
 
 
-def random_hand(seed: int, options: dict[str, Any], hand: int = 0,
-                carry: dict[str, Any] | None = None) -> list[DiuState]:
+def random_hand(
+    seed: int, options: dict[str, Any], hand: int = 0, carry: dict[str, Any] | None = None
+) -> list[DiuState]:
     """Every state of one hand of random legal play."""
     opts = ENGINE.normalize_options(options)
     match = MatchInfo(hand, (0,) * opts["players"], carry or {})

@@ -76,8 +76,7 @@ def test_reask_skips_bound_callers_and_stops_at_first_yes() -> None:
 def test_chi_rights() -> None:
     rules = PollRules()
     assert [has_chi_right(rules, "draw", 0, ACTIVE, s) for s in ACTIVE] == [True, True, False]
-    assert [has_chi_right(rules, "discard", 0, ACTIVE, s) for s in ACTIVE] == [
-        False, True, False]
+    assert [has_chi_right(rules, "discard", 0, ACTIVE, s) for s in ACTIVE] == [False, True, False]
 
 
 @pytest.mark.parametrize(

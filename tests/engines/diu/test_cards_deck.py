@@ -16,8 +16,12 @@ from paiju.engines.diu.options import auto_deal, normalize
 
 @pytest.mark.parametrize(
     ("name", "wilds", "size", "faces"),
-    [("zipai80", 4, 84, 20), ("zipai80", 0, 80, 20), ("chuanpai84", 4, 88, 21),
-     ("poker54", 2, 54, 52)],
+    [
+        ("zipai80", 4, 84, 20),
+        ("zipai80", 0, 80, 20),
+        ("chuanpai84", 4, 88, 21),
+        ("poker54", 2, 54, 52),
+    ],
 )
 def test_profiles(name: str, wilds: int, size: int, faces: int) -> None:
     deck = profile(name).deck(wilds)

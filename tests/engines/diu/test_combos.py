@@ -65,8 +65,12 @@ def test_classify(rules: ComboRules, cards: list[str], expected: str | None) -> 
 def test_takes_by_call() -> None:
     hand = ["s1", "s2", "s4", "s5", "b3", "s3", "s3", "s3", "W", "W", "b9"]
     takes = takes_for(Z, "s3", hand)
-    assert takes["chi"] == (Take(("s1", "s2")), Take(("s2", "s4")), Take(("s3", "b3")),
-                            Take(("s4", "s5")))
+    assert takes["chi"] == (
+        Take(("s1", "s2")),
+        Take(("s2", "s4")),
+        Take(("s3", "b3")),
+        Take(("s4", "s5")),
+    )
     assert takes["kuai"] == (Take(("s3", "W")),)
     assert takes["kuai_shui"] == (Take(("s3", "W", "W")),)
     assert takes["hard_dui"] == (Take(("s3", "s3")),)
@@ -165,8 +169,7 @@ def _brute_complete(rules: ComboRules, cards: list[str]) -> bool:
     return False
 
 
-_cards = st.sampled_from(["s1", "s2", "s3", "s4", "b2", "b3", "b4", "s7", "s10", "b7", "b10",
-                          "W"])
+_cards = st.sampled_from(["s1", "s2", "s3", "s4", "b2", "b3", "b4", "s7", "s10", "b7", "b10", "W"])
 
 
 @settings(max_examples=200, deadline=None)
@@ -189,8 +192,10 @@ def test_takes_and_diu_match_brute_force(card: str, hand: list[str], wild_in_chi
             call = classify(rules, [card, *combo])
             if call is not None and len(hand) - size >= 1:
                 expected.setdefault(call, set()).add(tuple(sorted(combo)))
-    got = {call: {tuple(sorted(t.cards)) for t in takes}
-           for call, takes in takes_for(rules, card, hand).items()}
+    got = {
+        call: {tuple(sorted(t.cards)) for t in takes}
+        for call, takes in takes_for(rules, card, hand).items()
+    }
     assert got == expected
     pairs = set()
     if (len(hand) - 2) % 3 == 0:

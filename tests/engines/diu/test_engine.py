@@ -10,9 +10,19 @@ import pytest
 from paiju.core.errors import IllegalAction, InvalidOptions, NotYourTurn
 from paiju.engines.diu.flow import hand_counts
 from paiju.engines.diu.state import DiuState
-from tests.engines.diu.helpers import ENGINE, act, legal, table
+from tests.engines.diu.helpers import ENGINE, act, legal
+from tests.engines.diu.helpers import table as _table
 
 A, B, C = 0, 1, 2
+
+
+def table(hands: dict[int, list[str]], stock: list[str], **opts: Any) -> DiuState:
+    """These scripts follow the flow, so seats that can only pass are skipped
+    (``silent_seats = "skip"``); the default (every polled seat asked) is pinned in
+    ``test_hidden_poll``."""
+    return _table(hands, stock, **{"silent_seats": "skip", **opts})
+
+
 JUNK_A = ["b9", "b9", "b1", "b5", "s8"]
 DIU_B = ["s1", "s2", "b2", "b7", "b10", "s5", "s5", "W"]  # 丢s s3 with s1 s2
 
@@ -29,8 +39,9 @@ def test_head_discards_first() -> None:
 
 
 def test_discard_poll_xiajia_then_intercept() -> None:
-    state = table({A: ["s3", *JUNK_A], B: ["s1", "s2", "b3"], C: ["s4", "s5", "s3", "s3", "b6"]},
-                  ["b8"])
+    state = table(
+        {A: ["s3", *JUNK_A], B: ["s1", "s2", "b3"], C: ["s4", "s5", "s3", "s3", "b6"]}, ["b8"]
+    )
     state = act(state, A, "discard s3")
     assert ENGINE.to_act(state) == {B}  # sequential: only the polled seat (S7)
     assert legal(state, B) == ["call chi", "pass"]
@@ -49,8 +60,9 @@ def test_discard_poll_xiajia_then_intercept() -> None:
 
 
 def test_forfeit_falls_back_to_binding_call() -> None:
-    state = table({A: ["s3", *JUNK_A], B: ["s1", "s2", "s3", "s3", "b3"], C: ["s3", "W", "b6"]},
-                  ["b8"])
+    state = table(
+        {A: ["s3", *JUNK_A], B: ["s1", "s2", "s3", "s3", "b3"], C: ["s3", "W", "b6"]}, ["b8"]
+    )
     state = act(state, A, "discard s3")
     state = act(state, B, "call chi")  # B could have called 硬对: the call binds (S13)
     state = act(state, C, "call kuai")
@@ -66,7 +78,11 @@ def test_reopen_after_forfeiter() -> None:
     state = table(hands, ["b8"], forfeit_fallback="reopen_after_forfeiter")
     state = act(state, A, "discard s3")
     state = act(state, B, "call hard_dui")
-    assert ENGINE.to_act(state) == {B}  # C cannot beat 硬对 with a 筷: passed for it
+    # C's hand allows a 筷 and C is offered it without learning of B's call (A12) ...
+    assert legal(state, C) == ["call kuai", "pass"]
+    state = act(state, C, "call kuai")
+    # ... but it cannot beat 硬对 (S8), so it is refused and the card goes to B.
+    assert ENGINE.to_act(state) == {B} and ENGINE.view(state, B)["asked"] == "take"
     state = act(state, B, "pass")
     assert ENGINE.to_act(state) == {C}  # the card is re-offered after the forfeiter
     state = act(state, C, "call kuai")
@@ -152,13 +168,17 @@ def test_no_diu_on_a_discard_unless_option() -> None:
 
 @pytest.mark.parametrize(
     ("rule", "drawer_chi", "next_chi", "upstream_chi"),
-    [("drawer_and_next", True, True, False), ("next_only", False, True, False),
-     ("any", True, True, True)],
+    [
+        ("drawer_and_next", True, True, False),
+        ("next_only", False, True, False),
+        ("any", True, True, True),
+    ],
 )
 def test_chi_on_draw(rule: str, drawer_chi: bool, next_chi: bool, upstream_chi: bool) -> None:
     eat = ["s1", "s2", "b6"]
-    state = _to_draw_poll({A: [*JUNK_A, *eat], B: eat, C: eat}, ["s3", "b8"], chi_on_draw=rule,
-                          poll_mode="parallel")
+    state = _to_draw_poll(
+        {A: [*JUNK_A, *eat], B: eat, C: eat}, ["s3", "b8"], chi_on_draw=rule, poll_mode="parallel"
+    )
     offered = {s: "call chi" in legal(state, s) for s in (A, B, C)}
     assert offered == {B: drawer_chi, C: next_chi, A: upstream_chi}
 
@@ -176,7 +196,7 @@ def test_parallel_polls_everyone_at_once() -> None:
 
 def test_sequential_offers_only_higher_calls() -> None:
     hands = {A: ["s3", *JUNK_A], B: ["s3", "s3", "b3"], C: ["s3", "W", "b6"]}
-    state = act(table(hands, ["b8"]), A, "discard s3")
+    state = act(table(hands, ["b8"], offer_calls="above_standing"), A, "discard s3")
     state = act(state, B, "call hard_dui")
     assert ENGINE.to_act(state) == {B}  # C's 筷 could not beat 硬对, so C was not asked
     assert ENGINE.view(state, B)["asked"] == "take"
@@ -246,9 +266,18 @@ def test_conservation_in_scripted_flow() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [{"players": 5}, {"deck_profile": "tarot"}, {"wild_count": 11}, {"chi_on_draw": "all"},
-     {"deal_sizes": [40, 40, 40]}, {"chi_shapes": ["same_total"]}, {"poll_mode": 1},
-     {"prefetch_mode": "plain"}, {"prefetch_refill_at": 10}, {"diu_on_discard": 1}],
+    [
+        {"players": 5},
+        {"deck_profile": "tarot"},
+        {"wild_count": 11},
+        {"chi_on_draw": "all"},
+        {"deal_sizes": [40, 40, 40]},
+        {"chi_shapes": ["same_total"]},
+        {"poll_mode": 1},
+        {"prefetch_mode": "plain"},
+        {"prefetch_refill_at": 10},
+        {"diu_on_discard": 1},
+    ],
 )
 def test_bad_options(bad: dict[str, object]) -> None:
     with pytest.raises(InvalidOptions):
@@ -257,6 +286,7 @@ def test_bad_options(bad: dict[str, object]) -> None:
 
 def test_malformed_actions() -> None:
     from paiju.core.errors import MalformedAction
+
     for text in ["", "call pong", "diu s1", "take", "discard x9", "take s1 s2 s3 s4", "pass x"]:
         with pytest.raises(MalformedAction):
             ENGINE.parse_action(text)

@@ -26,6 +26,10 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"deck_profile": "chuanpai84", "allow_upgrade_exposed_meld": False},
     {"deck_profile": "poker54", "wild_count": 2, "timeout_discard": "random"},
     {"wild_count": 10, "chi_shapes": ["run"]},
+    {"silent_seats": "skip", "offer_calls": "above_standing", "prefetch_mode": "encrypted"},
+    {"natural_four_level": 3, "diu_requires_complete_hand": False, "diu_min_points": 2},
+    {"natural_four_level": 0, "wild_count": 8},
+    {"silent_seats": "skip", "poll_mode": "parallel", "forfeit_fallback": "reopen_after_forfeiter"},
 ]
 
 
@@ -57,6 +61,7 @@ def test_versions_increase() -> None:
 
 def test_match_over_and_rotation() -> None:
     from paiju.engines.base import MatchInfo
+
     opts = ENGINE.normalize_options({})
     assert not ENGINE.match_over(opts, MatchInfo(2, (0, 0, 0)))
     assert ENGINE.match_over(opts, MatchInfo(3, (0, 0, 0)))

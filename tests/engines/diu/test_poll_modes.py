@@ -35,7 +35,10 @@ def _intent(state: DiuState, seat: int) -> Action:
     poll = state.poll
     assert poll is not None and state.card is not None
     calls = available_calls(
-        state.config.combo, state.card, state.hands[seat], state.melds[seat],
+        state.config.combo,
+        state.card,
+        state.hands[seat],
+        state.melds[seat],
         chi_right=arb.has_chi_right(state.config.poll, poll.source, poll.by, poll.active, seat),
         diu_ok=arb.diu_allowed(poll),
     )

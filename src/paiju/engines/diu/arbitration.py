@@ -63,6 +63,7 @@ class Poll:
     claims: tuple[tuple[Seat, str], ...] = ()  # standing claims of finished stages, ascending
     first_calls: tuple[tuple[Seat, str], ...] = ()  # accepted first-pass call per seat
     forfeited: tuple[Seat, ...] = ()
+    said: tuple[tuple[Seat, str], ...] = ()  # every call-round answer as given, in order
     winner: Seat | None = None
     claim: str | None = None
     game_over: bool = False
@@ -166,11 +167,15 @@ def current_question(poll: Poll) -> str:
 
 
 def own_claim(poll: Poll, seat: Seat) -> str | None:
-    """The call ``seat`` made that still stands (known to that seat only)."""
-    for s, c in reversed(poll.claims):
+    """The call ``seat`` last gave in this poll's call rounds, as it gave it (known to that
+    seat only); None if it has not answered one.
+
+    Deliberately not "the call that still stands": a refused call (S8) stays shown, so a
+    seat does not learn before the poll resolves (S14) that someone outranked it."""
+    for s, c in reversed(poll.said):
         if s == seat:
             return c
-    return dict(poll.answers).get(seat) if poll.stage in ("call", "reopen") else None
+    return None
 
 
 def answer(poll: Poll, seat: Seat, response: str) -> Poll:
@@ -188,12 +193,19 @@ def answer(poll: Poll, seat: Seat, response: str) -> Poll:
     if response not in allowed:
         raise ValueError(f"{response!r} is not an answer to a {poll.stage} question")
     poll = replace(poll, answers=(*poll.answers, (seat, response)))
-    return _reask_progress(poll) if poll.stage == "reask" else _call_progress(poll)
+    if poll.stage == "reask":
+        return _reask_progress(poll)
+    return _call_progress(replace(poll, said=(*poll.said, (seat, response))))
 
 
 def _finish(poll: Poll, winner: Seat | None, claim: str | None) -> Poll:
     return replace(
-        poll, stage="done", asked=(), answers=(), winner=winner, claim=claim,
+        poll,
+        stage="done",
+        asked=(),
+        answers=(),
+        winner=winner,
+        claim=claim,
         game_over=claim == "diu",
     )
 

@@ -22,9 +22,7 @@ from functools import cache
 WILD = "W"
 
 ZIPAI_FACES: tuple[str, ...] = tuple(f"{case}{n}" for case in "sb" for n in range(1, 11))
-CHUANPAI_FACES: tuple[str, ...] = tuple(
-    f"p{a}{b}" for a in range(1, 7) for b in range(a, 7)
-)
+CHUANPAI_FACES: tuple[str, ...] = tuple(f"p{a}{b}" for a in range(1, 7) for b in range(a, 7))
 POKER_FACES: tuple[str, ...] = tuple(f"{suit}{r}" for suit in "SHCD" for r in range(1, 14))
 
 ALL_TOKENS: frozenset[str] = frozenset((*ZIPAI_FACES, *CHUANPAI_FACES, *POKER_FACES, WILD))

@@ -17,6 +17,12 @@ diu 丢         5       the card + two named hand cards make a chi / hard_dui / 
 
 With ``allow_upgrade_exposed_meld`` (A13) a seat may also call 硬水 by adding the card to one
 of its exposed 硬对 or 筷 melds of that card (no hand card used).
+
+The §2.3 options: ``natural_four_level`` — the level of a natural four (4: a 硬水, the
+default; 3: called as 筷水; 0: not a meld), which also governs upgrading an exposed 硬对;
+``diu_requires_complete_hand`` — false drops the complete-rest condition of 丢 (the card and
+the two named cards must still make a meld); ``diu_min_points`` — a 丢 needs at least this
+many melds in the winning hand (exposed + the 丢 meld + the rest ÷ 3, the ``per_meld`` count).
 """
 
 from __future__ import annotations
@@ -48,6 +54,14 @@ class ComboRules:
     chi_shapes: tuple[str, ...] = ("big_small", "run", "two_seven_ten")
     wild_in_chi: bool = False
     allow_upgrade: bool = True
+    natural_four_level: int = 4  # 4: 硬水 | 3: 筷水 | 0: not a meld
+    diu_requires_complete_hand: bool = True
+    diu_min_points: int = 0
+
+    @property
+    def natural_four(self) -> str | None:
+        """The call a natural four (the card + three same hand cards) makes, if any."""
+        return {4: "ying_shui", 3: "kuai_shui"}.get(self.natural_four_level)
 
 
 @dataclass(frozen=True, order=True)
@@ -102,7 +116,9 @@ def classify(rules: ComboRules, cards: Sequence[str]) -> str | None:
     shape = (len(cards), wilds)
     if same and shape == (3, 0):
         return "hard_dui"
-    if same and shape in ((4, 0), (4, 1)):
+    if same and shape == (4, 0):
+        return rules.natural_four
+    if same and shape == (4, 1):
         return "ying_shui"
     if same and shape == (4, 2):
         return "kuai_shui"
@@ -140,8 +156,11 @@ def _chi_takes(rules: ComboRules, card: str, hand: Counter[str]) -> set[tuple[st
     return {t for t in takes if classify(rules, (card, *t)) == "chi"}
 
 
-def _same_takes(card: str, hand: Counter[str]) -> dict[str, set[tuple[str, ...]]]:
-    """筷 / 筷水 / 硬对 / 硬水 takes (same cards, with or without 听用) of ``card``."""
+def _same_takes(
+    card: str, hand: Counter[str], natural_four: str | None = "ying_shui"
+) -> dict[str, set[tuple[str, ...]]]:
+    """筷 / 筷水 / 硬对 / 硬水 takes (same cards, with or without 听用) of ``card``; a natural
+    four is taken as ``natural_four`` (None: it is no meld)."""
     out: dict[str, set[tuple[str, ...]]] = {c: set() for c in CALLS}
     w = hand[WILD]
     if card == WILD:
@@ -165,8 +184,8 @@ def _same_takes(card: str, hand: Counter[str]) -> dict[str, set[tuple[str, ...]]
         out["kuai_shui"].add((card, WILD, WILD))
     if n >= 2 and w >= 1:
         out["ying_shui"].add((card, card, WILD))
-    if n >= 3:
-        out["ying_shui"].add((card, card, card))
+    if n >= 3 and natural_four is not None:
+        out[natural_four].add((card, card, card))
     return out
 
 
@@ -185,21 +204,26 @@ def _takes_for(
     rules: ComboRules, card: str, hand: tuple[str, ...], melds: tuple[tuple[str, ...], ...]
 ) -> dict[str, tuple[Take, ...]]:
     counts = Counter(hand)
-    found = _same_takes(card, counts)
+    found = _same_takes(card, counts, rules.natural_four)
     found["chi"] = _chi_takes(rules, card, counts)
     out: dict[str, tuple[Take, ...]] = {}
     for call in CALLS[:-1]:
         takes = [Take(cards) for cards in found[call] if len(hand) - len(cards) >= 1]
-        if call == "ying_shui" and rules.allow_upgrade and card != WILD:
-            takes += [Take((), i) for i, m in enumerate(melds) if _upgradable(m, card)]
+        if rules.allow_upgrade and card != WILD:
+            takes += [Take((), i) for i, m in enumerate(melds) if _upgrade(rules, m, card) == call]
         if takes:
             out[call] = tuple(sorted(takes))
     return out
 
 
-def _upgradable(meld: Sequence[str], card: str) -> bool:
-    """An exposed 硬对 (c c c) or 筷 (c c W) of ``card`` becomes a 硬水 with it (A13)."""
-    return len(meld) == 3 and sorted(meld) in (sorted([card] * 3), sorted([card, card, WILD]))
+def _upgrade(rules: ComboRules, meld: Sequence[str], card: str) -> str | None:
+    """The call that adds ``card`` to an exposed meld (A13): an exposed 筷 (c c W) makes a
+    硬水; an exposed 硬对 (c c c) makes a natural four (``natural_four_level``); else None."""
+    if len(meld) != 3:
+        return None
+    if sorted(meld) == sorted([card, card, WILD]):
+        return "ying_shui"
+    return rules.natural_four if list(meld) == [card] * 3 else None
 
 
 @lru_cache(maxsize=1 << 16)
@@ -239,14 +263,22 @@ def is_complete(rules: ComboRules, cards: Sequence[str]) -> bool:
     return _complete(rules, real, len(cards) - len(real))
 
 
-def diu_pairs(rules: ComboRules, card: str, hand: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """The pairs of hand cards that 丢 ``card``: a meld with it, the rest complete (S5)."""
+def diu_pairs(
+    rules: ComboRules, card: str, hand: Sequence[str], exposed: int = 0
+) -> tuple[tuple[str, str], ...]:
+    """The pairs of hand cards that 丢 ``card``: a meld with it, the rest complete (S5; the
+    rest condition only with ``diu_requires_complete_hand``), and — with ``diu_min_points`` —
+    at least that many melds counting the ``exposed`` ones."""
+    melds = exposed + 1 + (len(hand) - 2) // 3
+    if melds < rules.diu_min_points:
+        return ()
     return _diu_pairs(rules, card, tuple(hand))
 
 
 @lru_cache(maxsize=4096)
 def _diu_pairs(rules: ComboRules, card: str, hand: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    if (len(hand) - 2) % 3:
+    complete = rules.diu_requires_complete_hand
+    if complete and (len(hand) - 2) % 3:
         return ()
     counts = Counter(hand)
     same = _same_takes(card, counts)
@@ -254,7 +286,9 @@ def _diu_pairs(rules: ComboRules, card: str, hand: tuple[str, ...]) -> tuple[tup
     out = []
     for pair in sorted(pairs):
         rest = _minus(hand, pair)
-        if rest is not None and len(pair) == 2 and is_complete(rules, rest):
+        if rest is None or len(pair) != 2:
+            continue
+        if not complete or is_complete(rules, rest):
             out.append((pair[0], pair[1]))
     return tuple(out)
 
@@ -270,6 +304,6 @@ def available_calls(
 ) -> tuple[str, ...]:
     """The calls this hand allows on ``card`` (not yet filtered by the standing call)."""
     calls = [c for c in takes_for(rules, card, hand, melds) if c != "chi" or chi_right]
-    if diu_ok and diu_pairs(rules, card, hand):
+    if diu_ok and diu_pairs(rules, card, hand, len(melds)):
         calls.append("diu")
     return tuple(c for c in CALLS if c in calls)

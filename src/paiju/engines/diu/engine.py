@@ -39,6 +39,10 @@ class DiuEngine:
     def to_act(self, state: DiuState) -> frozenset[Seat]:
         return flow.to_act(state)
 
+    def public_to_act(self, state: DiuState) -> frozenset[Seat]:
+        """The waiting seats every viewer may know (the table's hook; A12, S14)."""
+        return flow.public_to_act(state)
+
     def legal_actions(self, state: DiuState, seat: Seat) -> frozenset[Action]:
         return flow.legal(state, seat)
 
@@ -67,13 +71,15 @@ class DiuEngine:
         stats = []
         for seat in range(state.config.players):
             active = seat in state.active
-            stats.append({
-                "win": float(state.winner == seat),
-                "lose": float(active and state.winner is not None and state.winner != seat),
-                "draw": float(active and state.end_reason == "exhausted"),
-                "idle": float(not active),
-                "takes": float(state.takes[seat]),
-            })
+            stats.append(
+                {
+                    "win": float(state.winner == seat),
+                    "lose": float(active and state.winner is not None and state.winner != seat),
+                    "draw": float(active and state.end_reason == "exhausted"),
+                    "idle": float(not active),
+                    "takes": float(state.takes[seat]),
+                }
+            )
         return stats
 
     def carry(self, state: DiuState) -> dict[str, Any]:

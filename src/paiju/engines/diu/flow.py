@@ -1,8 +1,16 @@
 """The turn flow of rules §3.1: deal, the head's first discard, discard and draw polls,
 takes, 丢 and the end of the stock. Pure functions over ``DiuState``.
 
-Seats with nothing to say (only ``pass`` is legal for them) are answered ``pass`` by the
-engine at once, so a poll only waits for seats that have a real choice.
+Hidden information in a poll (A12, S14). By default every polled seat is asked in the seed's
+order and offered every call its own hand allows (``offer_calls = "hand"``), even when it can
+only pass (``silent_seats = "ask"``): what a seat is offered, and whether it is asked at all,
+then depend only on its own hand and public facts, and the number of answers (each one a new
+state version every client sees) does not depend on anyone's hand. A call that is not
+strictly higher than the standing call is refused at the fold and counts as a pass (S8, A8).
+Two options trade that for speed or the literal seed: ``silent_seats = "skip"`` answers
+``pass`` for a seat that can only pass (so the count of versions shows whether an earlier
+seat could call), and ``offer_calls = "above_standing"`` offers only calls above the standing
+one (so a seat learns the standing call's level, like the seed's ``call_in_desktop_card``).
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from paiju.engines.diu import arbitration as arb
 from paiju.engines.diu import combos
 from paiju.engines.diu.cards import profile, sort_cards
 from paiju.engines.diu.deck import deal, shuffle
-from paiju.engines.diu.sealed import new_secret, seal
+from paiju.engines.diu.sealed import new_secret, seal_stock
 from paiju.engines.diu.state import Action, Config, DiuState
 
 PASS = Action("pass")
@@ -38,17 +46,25 @@ def deal_hand(config: Config, rng: Rng, hand_no: int, head: Seat) -> DiuState:
     for role, seat in enumerate(active):
         hands[seat] = sort_cards(by_role[role])
     salt = rng.randbelow(1 << 32)
-    keys: tuple[str, ...] = ()
-    nonces: tuple[str, ...] = ()
-    sealed: tuple[tuple[str, str], ...] = ()
-    if config.prefetch_mode == "encrypted":
-        keys = tuple(new_secret(rng) for _ in stock)
-        nonces = tuple(new_secret(rng) for _ in stock)
-        sealed = tuple(seal(c, i, keys[i], nonces[i]) for i, c in enumerate(stock))
+    secret = new_secret(rng) if config.prefetch_mode == "encrypted" else ""
+    sealed = seal_stock(tuple(stock), secret) if secret else ()
     return DiuState(
-        version=0, config=config, hand_no=hand_no, head=head, active=active, idle=idle,
-        hands=tuple(hands), melds=((),) * n, stock=tuple(stock), drawn=0, dead=(),
-        phase="discard", actor=head, takes=(0,) * n, salt=salt, keys=keys, nonces=nonces,
+        version=0,
+        config=config,
+        hand_no=hand_no,
+        head=head,
+        active=active,
+        idle=idle,
+        hands=tuple(hands),
+        melds=((),) * n,
+        stock=tuple(stock),
+        drawn=0,
+        dead=(),
+        phase="discard",
+        actor=head,
+        takes=(0,) * n,
+        salt=salt,
+        prefetch_secret=secret,
         sealed=sealed,
     )
 
@@ -72,18 +88,34 @@ def to_act(state: DiuState) -> frozenset[Seat]:
     return frozenset()
 
 
+def public_to_act(state: DiuState) -> frozenset[Seat]:
+    """The waiting seats every viewer may know: the seat to discard, and the seat the poll
+    result assigned the card to (S14). Who is asked to call or re-asked about 丢 stays
+    hidden (only the asked seat knows it is asked), so it cannot tell who can claim."""
+    if state.phase == "discard" and state.actor is not None:
+        return frozenset((state.actor,))
+    poll = state.poll
+    if state.phase == "poll" and poll is not None and poll.stage == "take":
+        return frozenset(arb.awaiting(poll))
+    return frozenset()
+
+
 def offered_calls(state: DiuState, seat: Seat) -> tuple[str, ...]:
-    """The calls ``seat`` is offered on the polled card: allowed by its hand, its 吃 right,
-    the source (丢 on discards), and — sequential mode — higher than the standing call."""
+    """The calls ``seat`` is offered on the polled card: allowed by its hand, its 吃 right
+    and the source (丢 on discards); with ``offer_calls = "above_standing"`` (sequential
+    mode only) also higher than the standing call."""
     poll, card = state.poll, state.card
     assert poll is not None and card is not None
     cfg = state.config
     calls = combos.available_calls(
-        cfg.combo, card, state.hands[seat], state.melds[seat],
+        cfg.combo,
+        card,
+        state.hands[seat],
+        state.melds[seat],
         chi_right=arb.has_chi_right(cfg.poll, poll.source, poll.by, poll.active, seat),
         diu_ok=arb.diu_allowed(poll),
     )
-    if not cfg.poll.parallel:
+    if cfg.offer_above_standing and not cfg.poll.parallel:
         standing = arb.standing_level(poll)
         calls = tuple(c for c in calls if combos.LEVELS[c] > standing)
     return calls
@@ -101,10 +133,10 @@ def legal(state: DiuState, seat: Seat) -> frozenset[Action]:
     if q == "call":
         return frozenset((PASS, *(Action("call", call=c) for c in offered_calls(state, seat))))
     if q == "reask":
-        diu = combos.diu_pairs(state.config.combo, card, hand)
+        diu = combos.diu_pairs(state.config.combo, card, hand, len(state.melds[seat]))
         return frozenset((PASS, Action("call", call="diu"))) if diu else frozenset((PASS,))
     if q == "diu_pick":
-        pairs = combos.diu_pairs(state.config.combo, card, hand)
+        pairs = combos.diu_pairs(state.config.combo, card, hand, len(state.melds[seat]))
         return frozenset((PASS, *(Action("diu", cards=p) for p in pairs)))
     claim = state.poll.claims[-1][1]
     takes = combos.takes_for(state.config.combo, card, hand, state.melds[seat]).get(claim, ())
@@ -157,13 +189,20 @@ def _answer(
 def _settle(
     state: DiuState, take: Action | None, events: list[Event]
 ) -> tuple[DiuState, list[Event]]:
-    """Auto-pass seats with no choice, and resolve the poll once it is done."""
+    """Auto-pass seats with no choice (``silent_seats = "skip"`` only), and resolve the
+    poll once it is done."""
     while True:
         poll = state.poll
         assert poll is not None
         if poll.done:
             return _resolve(state, take, events)
-        silent = [s for s in arb.awaiting(poll) if legal(state, s) == {PASS}]
+        if poll.stage == "take" and poll.source == "draw" and state.drawn >= len(state.stock):
+            # A10: the last stock card's poll ended without 丢; the card is not taken.
+            card = poll_card(state)
+            events.append(Event("dead", {"card": card, "source": "draw", "by": poll.by}))
+            return _exhausted(replace(state, dead=(*state.dead, card)), events)
+        skip = state.config.skip_silent_seats
+        silent = [s for s in arb.awaiting(poll) if skip and legal(state, s) == {PASS}]
         if not silent:
             return state, events
         state = replace(state, poll=arb.answer(poll, silent[0], "pass"))
@@ -195,17 +234,10 @@ def _discard(
     return _settle(state, None, events)
 
 
-def _next_draw(
-    state: DiuState, after: Seat, events: list[Event]
-) -> tuple[DiuState, list[Event]]:
+def _next_draw(state: DiuState, after: Seat, events: list[Event]) -> tuple[DiuState, list[Event]]:
     """The seat after ``after`` draws and the draw poll starts (S19, S20); 流局 if no stock."""
     if state.drawn >= len(state.stock):
-        events.append(Event("hand_over", {"reason": "exhausted"}))
-        n = state.config.players
-        return replace(
-            state, phase="over", actor=None, card=None, poll=None, picking=(),
-            end_reason="exhausted", final_scores=(0,) * n,
-        ), events
+        return _exhausted(state, events)
     act = state.active
     seat = act[(act.index(after) + 1) % len(act)]
     card = state.stock[state.drawn]
@@ -215,6 +247,29 @@ def _next_draw(
         state, drawn=state.drawn + 1, phase="poll", actor=None, card=card, poll=poll, picking=()
     )
     return _settle(state, None, events)
+
+
+def poll_card(state: DiuState) -> str:
+    """The card being polled (``AssertionError`` outside a poll)."""
+    assert state.card is not None
+    return state.card
+
+
+def _exhausted(state: DiuState, events: list[Event]) -> tuple[DiuState, list[Event]]:
+    """A10 流局: the hand ends with no score once the last stock card's poll has ended
+    without a 丢 (a claimed last card is not taken: the caller moves it to ``dead``), or when
+    a draw is due and the stock is empty (the last card went as a supplement)."""
+    events.append(Event("hand_over", {"reason": "exhausted"}))
+    return replace(
+        state,
+        phase="over",
+        actor=None,
+        card=None,
+        poll=None,
+        picking=(),
+        end_reason="exhausted",
+        final_scores=(0,) * state.config.players,
+    ), events
 
 
 def _execute_take(
@@ -236,11 +291,27 @@ def _execute_take(
     all_melds[seat] = tuple(melds)
     takes = list(state.takes)
     takes[seat] += 1
-    events.append(Event("take", {"seat": seat, "card": card, "claim": claim,
-                                 "meld": list(melds[take.meld if take.meld >= 0 else -1])}))
+    events.append(
+        Event(
+            "take",
+            {
+                "seat": seat,
+                "card": card,
+                "claim": claim,
+                "meld": list(melds[take.meld if take.meld >= 0 else -1]),
+            },
+        )
+    )
     state = replace(
-        state, melds=tuple(all_melds), takes=tuple(takes), phase="discard", actor=seat,
-        card=None, poll=None, picking=(), last=(("take", card), ("seat", seat), ("claim", claim)),
+        state,
+        melds=tuple(all_melds),
+        takes=tuple(takes),
+        phase="discard",
+        actor=seat,
+        card=None,
+        poll=None,
+        picking=(),
+        last=(("take", card), ("seat", seat), ("claim", claim)),
     )
     if claim in _FOURS and state.drawn < len(state.stock):
         extra = state.stock[state.drawn]
@@ -252,9 +323,7 @@ def _execute_take(
     return state, events
 
 
-def _finish_diu(
-    state: DiuState, seat: Seat, events: list[Event]
-) -> tuple[DiuState, list[Event]]:
+def _finish_diu(state: DiuState, seat: Seat, events: list[Event]) -> tuple[DiuState, list[Event]]:
     pair = dict(state.diu_cards)[seat]
     left = list(state.hands[seat])
     for c in pair:
@@ -266,11 +335,18 @@ def _finish_diu(
         if s != seat:
             scores[s] -= points
             scores[seat] += points
-    events.append(Event("diu", {"seat": seat, "card": state.card, "cards": list(pair),
-                                "points": points}))
+    events.append(
+        Event("diu", {"seat": seat, "card": state.card, "cards": list(pair), "points": points})
+    )
     return replace(
-        state, phase="over", actor=None, poll=None, picking=(), winner=seat,
-        end_reason="diu", final_scores=tuple(scores),
+        state,
+        phase="over",
+        actor=None,
+        poll=None,
+        picking=(),
+        winner=seat,
+        end_reason="diu",
+        final_scores=tuple(scores),
     ), events
 
 
@@ -315,7 +391,7 @@ def hand_counts(state: DiuState) -> dict[str, Any]:
         for meld in melds:
             where.update(meld)
     where.update(state.dead)
-    where.update(state.stock[state.drawn:])
+    where.update(state.stock[state.drawn :])
     if state.card is not None and state.phase == "poll":
         where[state.card] += 1
     if state.phase == "over" and state.winner is not None and state.card is not None:

@@ -38,8 +38,16 @@ from paiju.engines.diu.combos import CALLS
 _ANSWERS = ("pass", *CALLS)
 _ROLES = ("A", "B", "C", "D")
 _EVENT_KEYS = {
-    "type", "by", "active", "idle", "calls", "reask_diu", "declines", "timeouts",
-    "reopen_calls", "switch",
+    "type",
+    "by",
+    "active",
+    "idle",
+    "calls",
+    "reask_diu",
+    "declines",
+    "timeouts",
+    "reopen_calls",
+    "switch",
 }
 _OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "chi_on_draw": ("drawer_and_next", "next_only", "any"),

@@ -21,10 +21,15 @@ DEFAULTS: dict[str, Any] = {
     "deal_sizes": [],  # A2: [A, B, C]; [] = auto (21/20/20 for an 84-card deck)
     "chi_shapes": [],  # §2.3: 吃 shapes allowed; [] = every shape of the profile
     "wild_in_chi": False,  # §2.3: may a 听用 stand in a 吃
+    "natural_four_level": 4,  # §2.3: a natural four is 4 (硬水) | 3 (筷水) | 0 (no meld)
+    "diu_requires_complete_hand": True,  # §2.3/S5: the rest of the hand must split into melds
+    "diu_min_points": 0,  # §2.3: melds a 丢 hand needs at least (per_meld count), 0-20
     "chi_on_draw": "drawer_and_next",  # A3: drawer_and_next | next_only | any
     "diu_on_discard": False,  # A4 / S11
     "forfeit_fallback": "next_highest_claim",  # A5: next_highest_claim | reopen_after_forfeiter
     "poll_mode": "sequential",  # A12: sequential | parallel
+    "offer_calls": "hand",  # A12: hand (every call the hand allows) | above_standing (reveals)
+    "silent_seats": "ask",  # ask every polled seat | skip seats that can only pass (reveals)
     "allow_upgrade_exposed_meld": True,  # A13: 硬水 by adding the card to an exposed 对/筷
     "timeout_discard": "rightmost",  # A6: rightmost | random
     "dead_card_visible": True,  # A7: dead cards shown face up (else only counted)
@@ -64,10 +69,15 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "deal_sizes": lambda v: _int_list(v) and len(v) in (0, 3),
     "chi_shapes": lambda v: isinstance(v, list | tuple) and all(isinstance(x, str) for x in v),
     "wild_in_chi": _bool,
+    "natural_four_level": _choice(4, 3, 0),
+    "diu_requires_complete_hand": _bool,
+    "diu_min_points": _int_range(0, 20),
     "chi_on_draw": _choice("drawer_and_next", "next_only", "any"),
     "diu_on_discard": _bool,
     "forfeit_fallback": _choice("next_highest_claim", "reopen_after_forfeiter"),
     "poll_mode": _choice("sequential", "parallel"),
+    "offer_calls": _choice("hand", "above_standing"),
+    "silent_seats": _choice("ask", "skip"),
     "allow_upgrade_exposed_meld": _bool,
     "timeout_discard": _choice("rightmost", "random"),
     "dead_card_visible": _bool,

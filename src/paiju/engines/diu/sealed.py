@@ -3,11 +3,18 @@
 The seed pushes the stock to clients 10 cards at a time so a draw shows instantly. Sending
 them in clear would let a modified client read the next draws, so each future card goes out
 as a sealed blob: ``blob = card XOR HMAC-SHA256(key, "stream" | nonce | index)`` and
-``mac = HMAC-SHA256(key, "mac" | nonce | index | blob)`` with a random 16-byte key and nonce
-per card (drawn from the hand's injected ``Rng``). The key is released in the view when the
-card is drawn (to everyone for an open draw, to the drawer only for a private supplement
-draw). Without the key a blob is a uniformly masked 4-byte string: equal cards give
-unrelated blobs.
+``mac = HMAC-SHA256(key, "mac" | nonce | index | blob)``.
+
+Keys: when the hand is dealt, ONE 256-bit hand secret is drawn from the injected ``Rng`` and
+kept in the state (never in a view). Every per-card key and nonce is
+``HMAC-SHA256(secret, label)`` with a distinct label per card (``key_label``/``nonce_label``).
+Released keys are therefore outputs of a PRF under an unreleased secret: knowing any number
+of them says nothing about the keys of cards not yet drawn. (Drawing the keys straight from
+the ``Rng`` would not do: ``random.Random`` is a Mersenne Twister, whose state — and so every
+future key — can be rebuilt from enough released outputs.) The key is released in the view
+when the card is drawn (to everyone for an open draw, to the drawer only for a private
+supplement draw). Without the key a blob is a uniformly masked 4-byte string: equal cards
+give unrelated blobs.
 """
 
 from __future__ import annotations
@@ -18,11 +25,45 @@ import hmac
 from paiju.core.rng import Rng
 
 _WIDTH = 4  # every card token fits in 4 bytes (e.g. "s10", "p66", "S13", "W")
+SECRET_BITS = 256
 
 
 def new_secret(rng: Rng) -> str:
-    """16 random bytes from ``rng``, as hex."""
-    return rng.randbelow(1 << 128).to_bytes(16, "big").hex()
+    """The hand secret: 256 random bits from ``rng``, as 64 hex digits."""
+    return rng.randbelow(1 << SECRET_BITS).to_bytes(SECRET_BITS // 8, "big").hex()
+
+
+def key_label(index: int) -> bytes:
+    """The HMAC label of stock card ``index``'s key (distinct from every nonce label)."""
+    return b"paiju/diu/prefetch/key/" + str(index).encode("ascii")
+
+
+def nonce_label(index: int) -> bytes:
+    """The HMAC label of stock card ``index``'s nonce."""
+    return b"paiju/diu/prefetch/nonce/" + str(index).encode("ascii")
+
+
+def _derive(secret_hex: str, label: bytes) -> str:
+    return hmac.new(bytes.fromhex(secret_hex), label, hashlib.sha256).digest()[:16].hex()
+
+
+def card_key(secret_hex: str, index: int) -> str:
+    """The 16-byte key (hex) of stock card ``index``: ``HMAC-SHA256(secret, key_label)``."""
+    return _derive(secret_hex, key_label(index))
+
+
+def card_nonce(secret_hex: str, index: int) -> str:
+    """The 16-byte public nonce (hex) of stock card ``index``."""
+    return _derive(secret_hex, nonce_label(index))
+
+
+def seal_stock(stock: tuple[str, ...], secret_hex: str) -> tuple[tuple[str, str, str], ...]:
+    """``(nonce, blob, mac)`` for every stock card, keyed from the hand secret."""
+    out = []
+    for i, card in enumerate(stock):
+        nonce = card_nonce(secret_hex, i)
+        out.append((nonce, *seal(card, i, card_key(secret_hex, i), nonce)))
+    return tuple(out)
 
 
 def _stream(key: bytes, nonce: bytes, index: int) -> bytes:

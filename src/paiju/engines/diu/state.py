@@ -21,6 +21,8 @@ class Config:
     combo: ComboRules
     poll: PollRules
     deal_sizes: tuple[int, ...]
+    offer_above_standing: bool  # A12 option: offers reveal the standing call's level
+    skip_silent_seats: bool  # option: auto-pass seats that can only pass (reveals that)
     timeout_discard: str
     dead_card_visible: bool
     head_rotation: str
@@ -41,14 +43,23 @@ class Config:
             deck_profile=o["deck_profile"],
             wild_count=o["wild_count"],
             combo=ComboRules(
-                o["deck_profile"], tuple(o["chi_shapes"]), o["wild_in_chi"],
+                o["deck_profile"],
+                tuple(o["chi_shapes"]),
+                o["wild_in_chi"],
                 o["allow_upgrade_exposed_meld"],
+                o["natural_four_level"],
+                o["diu_requires_complete_hand"],
+                o["diu_min_points"],
             ),
             poll=PollRules(
-                o["chi_on_draw"], o["diu_on_discard"], o["forfeit_fallback"],
+                o["chi_on_draw"],
+                o["diu_on_discard"],
+                o["forfeit_fallback"],
                 o["poll_mode"] == "parallel",
             ),
             deal_sizes=tuple(o["deal_sizes"]),
+            offer_above_standing=o["offer_calls"] == "above_standing",
+            skip_silent_seats=o["silent_seats"] == "skip",
             timeout_discard=o["timeout_discard"],
             dead_card_visible=o["dead_card_visible"],
             head_rotation=o["head_rotation"],
@@ -111,7 +122,6 @@ class DiuState:
     winner: Seat | None = None
     end_reason: str = ""  # "diu" | "exhausted"
     final_scores: tuple[int, ...] = ()
-    keys: tuple[str, ...] = ()  # prefetch keys per stock index (never in a view until drawn)
-    nonces: tuple[str, ...] = ()
-    sealed: tuple[tuple[str, str], ...] = ()  # (blob, mac) per stock index
+    prefetch_secret: str = ""  # the hand secret every prefetch key derives from; never shown
+    sealed: tuple[tuple[str, str, str], ...] = ()  # (nonce, blob, mac) per stock index
     salt: int = 0  # for the random timeout discard; never shown

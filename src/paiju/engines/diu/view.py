@@ -2,8 +2,9 @@
 
 Hidden: other seats' concealed hands (counted), the undrawn stock (counted; with
 ``prefetch_mode = "encrypted"`` the delivered part as sealed blobs), other seats' calls during
-a poll (a seat sees only its own), supplement cards drawn by others. Revealed at the end:
-every hand and the 丢.
+a poll (a seat sees only its own), who else is asked to call or re-asked (``to_act`` lists
+only ``public_to_act`` and the viewer itself), supplement cards drawn by others, the prefetch
+secret. Revealed at the end: every hand and the 丢.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from typing import Any
 
 from paiju.core.seats import Seat
 from paiju.engines.diu import arbitration as arb
-from paiju.engines.diu.flow import legal, question, to_act
+from paiju.engines.diu.flow import legal, public_to_act, question
 from paiju.engines.diu.notation import format_action
-from paiju.engines.diu.sealed import delivered
+from paiju.engines.diu.sealed import card_key, delivered
 from paiju.engines.diu.state import DiuState
 
 ROLES = "ABCD"
@@ -45,7 +46,7 @@ def build_view(state: DiuState, seat: Seat | None) -> dict[str, Any]:
         "active": list(state.active),
         "idle": state.idle,
         "phase": state.phase,
-        "to_act": sorted(to_act(state)),
+        "to_act": _to_act(state, seat),
         "asked": question(state, seat) if seat is not None else "",
         "timer": timer_kind(state, seat) if seat is not None else None,
         "hand": list(state.hands[seat]) if seat is not None else None,
@@ -66,6 +67,14 @@ def build_view(state: DiuState, seat: Seat | None) -> dict[str, Any]:
     return view
 
 
+def _to_act(state: DiuState, seat: Seat | None) -> list[Seat]:
+    """The public waiting seats, plus the viewer itself when it is asked (A12)."""
+    shown = set(public_to_act(state))
+    if seat is not None and question(state, seat):
+        shown.add(seat)
+    return sorted(shown)
+
+
 def _table_rules(state: DiuState) -> dict[str, Any]:
     """The options a client (or bot) needs to read hands: deck and combination rules."""
     cfg = state.config
@@ -74,7 +83,12 @@ def _table_rules(state: DiuState) -> dict[str, Any]:
         "wild_count": cfg.wild_count,
         "chi_shapes": list(cfg.combo.chi_shapes),
         "wild_in_chi": cfg.combo.wild_in_chi,
+        "natural_four_level": cfg.combo.natural_four_level,
+        "diu_requires_complete_hand": cfg.combo.diu_requires_complete_hand,
+        "diu_min_points": cfg.combo.diu_min_points,
         "poll_mode": "parallel" if cfg.poll.parallel else "sequential",
+        "offer_calls": "above_standing" if cfg.offer_above_standing else "hand",
+        "silent_seats": "skip" if cfg.skip_silent_seats else "ask",
     }
 
 
@@ -126,12 +140,12 @@ def _prefetch(state: DiuState, seat: Seat | None) -> dict[str, Any]:
     upto = delivered(state.drawn, len(state.stock), cfg.prefetch_batch, cfg.prefetch_refill_at)
     private = dict(state.private_draws)
     keys = {
-        str(i): state.keys[i]
+        str(i): card_key(state.prefetch_secret, i)
         for i in range(state.drawn)
         if i not in private or (seat is not None and private[i] == seat)
     }
     sealed = [
-        {"i": i, "nonce": state.nonces[i], "blob": state.sealed[i][0], "mac": state.sealed[i][1]}
+        {"i": i, "nonce": state.sealed[i][0], "blob": state.sealed[i][1], "mac": state.sealed[i][2]}
         for i in range(upto)
     ]
     return {"sealed": sealed, "keys": keys, "delivered": upto}
