@@ -87,7 +87,7 @@ async def test_one_human_and_a_bot_play_a_whole_match_to_its_result(server: Paij
     final = await play_my_turns(client)
     assert final["phase"] == "finished" and sum(final["totals"]) == 0
     events = [m["event"]["kind"] for m in client.seen if m["type"] == "event"]
-    assert events.count("hand_over") == 3 and events[-1] == "match_over"
+    assert events.count("hand_scored") == 3 and events[-1] == "match_over"
     assert len(server.store.hands(room.room_id)) == 3
     await client.close()
 

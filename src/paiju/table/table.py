@@ -298,7 +298,7 @@ class Table:
         self._waiting.clear()
         self._next_hand_at = now + self.settings.between_hands
         event = Event(
-            "hand_over", {"hand": self.hand, "scores": list(scores), "totals": list(self.totals)}
+            "hand_scored", {"hand": self.hand, "scores": list(scores), "totals": list(self.totals)}
         )
         return [
             Persist(HandRecord(self.hand, scores, self.totals)),
