@@ -37,7 +37,7 @@ def play_hand(
         for s, level in enumerate(levels_by_seat)
     ]
     while not engine.is_terminal(state):
-        (seat,) = engine.to_act(state)
+        seat = min(engine.to_act(state))
         text = bots[seat].choose(engine.view(state, seat))
         state = engine.apply(state, seat, engine.parse_action(text)).state
     return engine.scores(state), engine.hand_stats(state)  # type: ignore[attr-defined]

@@ -33,7 +33,7 @@ def test_bots_play_legal_hands_to_the_end(seed: int) -> None:
     state = _new(f"bot{seed}")
     bots = [make_bot(1, SeededRng(f"b{seed}/{s}")) for s in range(4)]
     while not ENGINE.is_terminal(state):
-        (seat,) = ENGINE.to_act(state)
+        seat = min(ENGINE.to_act(state))
         view = ENGINE.view(state, seat)
         choice = bots[seat].choose(view)
         assert choice in view["legal"]
@@ -84,7 +84,7 @@ def test_buries_no_trumps_when_it_has_enough_plain_cards(seed: int) -> None:
     state = _new(f"bury{seed}")
     bots = [make_bot(1, SeededRng(f"bb{seed}/{s}")) for s in range(4)]
     while state.phase == "deal":
-        (seat,) = ENGINE.to_act(state)
+        seat = min(ENGINE.to_act(state))
         state = ENGINE.apply(
             state, seat, ENGINE.parse_action(bots[seat].choose(ENGINE.view(state, seat)))
         ).state
@@ -116,3 +116,35 @@ def test_bids_with_a_long_trump_suit_and_not_over_its_partner() -> None:
     assert bot.choose(weak) == "pass"
     partner = dict(view, bids=[{"seat": 2, "cards": ["S2"]}], legal=["bid H2 H2", "pass"])
     assert bot.choose(partner) == "pass"
+
+
+@pytest.mark.parametrize(
+    ("opts", "carry"),
+    [
+        ({"kitty_theft": True}, None),
+        (
+            {"kitty_theft": True, "joker_bid": "lj_two_bj_one"},
+            {"levels": ["5", "9"], "landlord": 1},
+        ),
+        ({"max_rank": "NT"}, {"levels": ["NT", "9"], "landlord": 2}),
+        ({"game_mode": "finding_friends", "kitty_theft": True}, None),
+        ({"game_mode": "finding_friends"}, {"levels": ["2", "5", "7", "9"], "landlord": 3}),
+    ],
+)
+def test_bots_stay_legal_under_the_bidding_options(
+    opts: dict[str, Any], carry: dict[str, Any] | None
+) -> None:
+    for seed in range(3):
+        options = ENGINE.normalize_options(opts)
+        match = MatchInfo(1 if carry else 0, (0,) * 4, carry or {})
+        state = ENGINE.initial_state(options, SeededRng(f"o{seed}"), match)
+        bots = [make_bot(1, SeededRng(f"ob{seed}/{s}")) for s in range(4)]
+        phases = set()
+        while not ENGINE.is_terminal(state):
+            phases.add(state.phase)
+            seat = max(ENGINE.to_act(state))
+            view = ENGINE.view(state, seat)
+            choice = bots[seat].choose(view)
+            assert choice in view["legal"]
+            state = ENGINE.apply(state, seat, ENGINE.parse_action(choice)).state
+        assert ("theft" in phases) == bool(opts.get("kitty_theft"))

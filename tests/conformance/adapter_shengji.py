@@ -1,5 +1,7 @@
-"""Leak check for shengji views: a view may show a hand only to its owner and the kitty
-only to the landlord (or to everyone once the hand is over)."""
+"""Leak check for shengji views: a view may show a hand only to its owner, the dealt kitty
+only to the landlord and the buried cards only to the seat that buried them (the
+``exchanger``), or to everyone once the hand is over. ``to_act`` must not depend on hidden
+cards: in a bidding window every seat that has not answered is asked."""
 
 from __future__ import annotations
 
@@ -23,11 +25,17 @@ def hidden_leaks(engine: ShengjiEngine, state: ShengjiState) -> list[str]:
             if key in view:
                 leaks.append(f"seat {seat} sees {key}")
         over = state.phase == "over"
+        holder = state.exchanger if state.exchanger is not None else state.landlord
+        owners = {"kitty": state.landlord, "buried": holder}
         for key in _PRIVATE_KEYS:
-            if key in view and view[key] and not over and seat != state.landlord:
+            if key in view and view[key] and not over and seat != owners[key]:
                 leaks.append(f"seat {seat} sees the {key}")
         if over and seat != state.landlord and view.get("kitty"):
             leaks.append(f"seat {seat} sees the original kitty")
+        if state.phase in ("deal", "theft") and view["to_act"]:
+            answered = set(state.asked)
+            if set(view["to_act"]) != {s for s in range(4) if s not in answered}:
+                leaks.append(f"seat {seat} sees a bidding window that depends on the hands")
         for failure in view["throw_failures"]:
             if "blocker" in failure and not state.opts["reveal_throw_blocker"]:
                 leaks.append(f"seat {seat} sees a throw's blocker")

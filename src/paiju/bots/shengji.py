@@ -19,7 +19,14 @@ from typing import Any
 
 from paiju.core.rng import Rng
 from paiju.engines.shengji.actions import parse_action
-from paiju.engines.shengji.cards import RANK_NUMBER, card_points, full_pack, is_joker, points
+from paiju.engines.shengji.cards import (
+    LEVEL_NUMBER,
+    RANK_NUMBER,
+    card_points,
+    full_pack,
+    is_joker,
+    points,
+)
 from paiju.engines.shengji.options import context
 from paiju.engines.shengji.order import TRUMP, TrumpContext
 from paiju.engines.shengji.shapes import effective_suit, parse_units
@@ -52,11 +59,13 @@ class SensibleBot:
         if len(legal) == 1:
             return legal[0]
         phase = view["phase"]
-        if phase == "deal":
+        if phase in ("deal", "theft"):
             return _bid(view, legal)
-        ctx = context(RANK_NUMBER[view["level"]], view["trump_suit"], view["options"])
+        ctx = context(LEVEL_NUMBER[view["level"]], view["trump_suit"], view["options"])
         if phase == "bury":
             return _bury(view, legal, ctx)
+        if phase == "friend":
+            return _friend(view, legal)
         if not view["trick"]:
             return _lead(view, legal, ctx)
         return _follow(view, legal, ctx)
@@ -81,11 +90,10 @@ def _cards(action: str) -> tuple[str, ...]:
 
 def _bid(view: Mapping[str, Any], legal: list[str]) -> str:
     bids = [a for a in legal if a.startswith("bid")]
-    seat = view["seat"]
-    if not bids or any(b["seat"] == (seat + 2) % 4 for b in view["bids"][-1:]):
+    if not bids or any(b["seat"] == _partner(view) for b in view["bids"][-1:]):
         return "pass"
     hand: list[str] = view["hand"]
-    level = RANK_NUMBER[view["level"]]
+    level = LEVEL_NUMBER[view["level"]]
 
     def trump_share(action: str) -> float:
         card = _cards(action)[0]
@@ -125,6 +133,33 @@ def _bury(view: Mapping[str, Any], legal: list[str], ctx: TrumpContext) -> str:
         )
 
     return min(legal, key=key)
+
+
+# ---------------------------------------------------------------- finding friends
+
+
+def _friend(view: Mapping[str, Any], legal: list[str]) -> str:
+    """Name an ace held by nobody it knows of: the first copy if it holds none, else the
+    second; failing that, any legal choice."""
+    hand: list[str] = view["hand"]
+    for suit in "SHDC":
+        ace = suit + "A"
+        choice = "friend " + " ".join([ace] * (hand.count(ace) + 1))
+        if hand.count(ace) < 2 and choice in legal:
+            return choice
+    return legal[0]
+
+
+def _partner(view: Mapping[str, Any]) -> int | None:
+    """The seat known to play on this seat's side (Finding Friends: once it is public)."""
+    seat: int = view["seat"]
+    if view.get("options", {}).get("game_mode", "tractor") != "finding_friends":
+        return (seat + 2) % 4
+    team: list[int] = view.get("landlord_team", [])
+    if view.get("friend") is None or view["friend"]["seat"] is None or seat not in team:
+        return None
+    others = [s for s in team if s != seat]
+    return others[0] if others else None
 
 
 # ---------------------------------------------------------------- leading
@@ -186,14 +221,14 @@ def _cost(cards: Sequence[str], ctx: TrumpContext) -> tuple[int, int, int]:
 
 
 def _follow(view: Mapping[str, Any], legal: list[str], ctx: TrumpContext) -> str:
-    seat = view["seat"]
     min_len = view["options"]["tractor_min_length"]
     plays = [p["cards"] for p in view["trick"]]
     seats = [p["seat"] for p in view["trick"]]
     lead = parse_units(plays[0], ctx, min_len)
     winner = seats[trick_winner(plays, ctx, view["options"]["throw_evaluation"], min_len, lead)]
     options = sorted(((a, _cards(a)) for a in legal), key=lambda ac: (_cost(ac[1], ctx), ac[0]))
-    if winner == (seat + 2) % 4 and (len(plays) == 3 or _strong(plays, seats, winner, ctx)):
+    partner = _partner(view)
+    if winner == partner and (len(plays) == 3 or _strong(plays, seats, winner, ctx)):
         # Partner wins: give points, but do not spend trumps needlessly.
         return max(
             options,
@@ -205,7 +240,7 @@ def _follow(view: Mapping[str, Any], legal: list[str], ctx: TrumpContext) -> str
         )[0]
     at_stake = points(c for p in plays for c in p)
     last = len(plays) == 3
-    if winner != (seat + 2) % 4 and (at_stake >= 5 or last):
+    if winner != partner and (at_stake >= 5 or last):
         evaluation = view["options"]["throw_evaluation"]
         led = ctx.suit_of(plays[0][0])
         hopeful = [ac for ac in options if effective_suit(ac[1], ctx) in (led, TRUMP)]

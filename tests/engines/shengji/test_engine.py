@@ -67,12 +67,16 @@ def test_notation_round_trips() -> None:
             ENGINE.parse_action(bad)
 
 
-def test_the_deal_stops_at_a_bidding_question() -> None:
+def test_the_deal_stops_at_a_bidding_window() -> None:
     state = _new()
-    (seat,) = ENGINE.to_act(state)
-    assert state.phase == "deal" and state.dealt % 4 == 0
-    legal = {ENGINE.format_action(a) for a in ENGINE.legal_actions(state, seat)}
-    assert "pass" in legal and any(a.startswith("bid ") for a in legal)
+    assert state.phase == "deal" and state.dealt == 4
+    assert ENGINE.to_act(state) == frozenset({0, 1, 2, 3})
+    for seat in range(4):
+        legal = {ENGINE.format_action(a) for a in ENGINE.legal_actions(state, seat)}
+        assert "pass" in legal
+        assert {a for a in legal if a.startswith("bid ")} == {
+            f"bid {c}" for c in state.hands[seat] if c[1:] == "2"
+        }
     for other in range(4):
         view = ENGINE.view(state, other)
         assert sorted(view["hand"]) == sorted(state.hands[other])
@@ -106,7 +110,7 @@ def test_legal_bids(hand: str, bids: tuple[Bid, ...], expected: list[str]) -> No
 
 def _pass_all(state: ShengjiState) -> ShengjiState:
     while state.phase == "deal":
-        (seat,) = ENGINE.to_act(state)
+        seat = min(ENGINE.to_act(state))
         state = _act(state, seat, "pass")
     return state
 
@@ -114,7 +118,7 @@ def _pass_all(state: ShengjiState) -> ShengjiState:
 def test_nobody_bids_in_the_first_hand_means_a_redeal() -> None:
     state = _new()
     while state.redeals == 0:
-        (seat,) = ENGINE.to_act(state)
+        seat = min(ENGINE.to_act(state))
         state = _act(state, seat, "pass")
     assert state.phase == "deal" and state.dealt < 100
     assert Counter(state.deck) == Counter(full_pack())
@@ -141,7 +145,7 @@ def test_first_level_or_highest_flip() -> None:
 def _bid_and_bury(state: ShengjiState) -> ShengjiState:
     """Bid at the first chance, pass otherwise, then bury the first 8 cards listed."""
     while state.phase == "deal":
-        (seat,) = ENGINE.to_act(state)
+        seat = min(ENGINE.to_act(state))
         bids = sorted(ENGINE.legal_actions(state, seat) - {Action("pass")})
         state = ENGINE.apply(
             state, seat, bids[0] if bids and not state.bids else Action("pass")
@@ -168,7 +172,7 @@ def test_winning_bidder_takes_the_kitty_and_buries_it_card_by_card() -> None:
 def test_first_bidder_option() -> None:
     state = _new("fb", first_landlord="first_bidder")
     while state.phase == "deal":
-        (seat,) = ENGINE.to_act(state)
+        seat = min(ENGINE.to_act(state))
         bids = sorted(ENGINE.legal_actions(state, seat) - {Action("pass")})
         state = ENGINE.apply(state, seat, bids[-1] if bids else Action("pass")).state
     assert state.landlord == state.bids[0].seat
@@ -191,6 +195,9 @@ def test_failed_throw_plays_the_forced_card_and_shows_the_attempt() -> None:
     assert new.penalty == 10  # a declarer failed: 10 to the attackers
     kinds = [e.kind for e in step.events]
     assert "throw_failed" in kinds
+    failed = next(e for e in step.events if e.kind == "throw_failed")
+    assert failed.audience is None and failed.data["code"] == "throw_blocked"
+    assert failed.data["forced"] == ["SQ"] and "blocker" not in failed.data
     for seat in [None, 1, 2, 3]:
         failure = ENGINE.view(new, seat)["throw_failures"][0]
         assert sorted(failure["attempted"]) == ["SA", "SQ"] and "blocker" not in failure
@@ -260,7 +267,7 @@ def _random_hand(seed: int) -> ShengjiState:
     state = _new(f"p{seed}")
     start = state
     while not ENGINE.is_terminal(state):
-        (seat,) = ENGINE.to_act(state)
+        seat = min(ENGINE.to_act(state))
         actions = sorted(ENGINE.legal_actions(state, seat))
         action = chooser.choice(actions)
         if chooser.random() < 0.05:
@@ -318,7 +325,7 @@ def test_any_one_suit_lead_is_accepted_even_if_not_listed() -> None:
 
 def test_timer_kinds_and_spectator_view() -> None:
     state = _new()
-    (seat,) = ENGINE.to_act(state)
+    seat = min(ENGINE.to_act(state))
     assert ENGINE.timer_kind(state, seat) == "bid"
     view = ENGINE.view(state, None)
     assert view["hand"] == [] and view["legal"] == []
@@ -337,17 +344,85 @@ def test_timer_kinds_and_spectator_view() -> None:
         {"nt_trumps": "jokers_only", "tractor_min_length": 3, "draw_policy": "no_format_draw"},
         {"first_landlord": "first_bidder", "kitty_bid_policy": "first_level_or_highest"},
         {"must_defend": "A_5_10_K", "jack_variation": True, "result_cap": 3},
+        {
+            "bid_policy": "joker_or_higher_suit",
+            "bid_reinforcement": "while_equivalent",
+            "joker_bid": "lj_two_bj_one",
+            "kitty_theft": True,
+        },
+        {
+            "bid_policy": "greater_length",
+            "bid_reinforcement": "overturn_or_while_winning",
+            "joker_bid": "disabled",
+            "max_rank": "NT",
+        },
+        {"joker_bid": "both_num_decks", "kitty_theft": True, "max_rank": "NT"},
+        {"game_mode": "finding_friends", "throw_penalty": "10_per_card", "jack_variation": True},
     ],
 )
 def test_random_hands_under_each_option(opts: dict[str, Any]) -> None:
     for seed in range(12):
         chooser = random.Random(seed)
-        carry = {"levels": ["J", "Q"], "landlord": seed % 4} if seed % 2 else None
+        top = "NT" if opts.get("max_rank") == "NT" and seed % 4 == 1 else "J"
+        levels = [top, "Q" if top == "J" else top]
+        if opts.get("game_mode") == "finding_friends":
+            levels += ["K", "A"]
+        carry = {"levels": levels, "landlord": seed % 4} if seed % 2 else None
         state = _new(f"o{seed}", carry, **opts)
         while not ENGINE.is_terminal(state):
-            (seat,) = ENGINE.to_act(state)
+            seat = min(ENGINE.to_act(state))
             action = chooser.choice(sorted(ENGINE.legal_actions(state, seat)))
             state = ENGINE.apply(state, seat, action).state
         played = [c for t in state.tricks for p in t.plays for c in p.cards]
         assert Counter(played + list(state.buried)) == Counter(full_pack())
         assert sum(ENGINE.scores(state)) == 0
+
+
+def test_the_view_says_when_the_legal_list_is_only_a_subset() -> None:
+    state = _play_state(["S3 S5 S9 SJ SK C2", "S4 C3", "S6 C4", "S7 C5"])
+    lead = ENGINE.view(state, 0)
+    assert lead["legal_complete"] is False  # any one-suit lead may be proposed
+    assert ENGINE.view(state, 1)["legal_complete"] is True  # nothing to do: nothing missing
+    state = ENGINE.apply(state, 0, make("play", ["S3"])).state
+    follow = ENGINE.view(state, 1)
+    assert follow["legal_complete"] is True and follow["legal"] == ["play S4"]
+    assert ENGINE.view(_new(), 0)["legal_complete"] is True
+
+
+def test_a_void_hand_with_huge_discard_choice_gets_a_cut_list_and_is_told() -> None:
+    many = "C2 C3 C4 C6 C7 C8 C9 CJ CQ D3 D4 D6 D7 D8 D9 DJ DQ H5 H5 H6 H6 HA"
+    state = _play_state(["S9 S9 S10 S10 C5", many, "S3 S4 S6 S7 D5", "SQ SK SA SJ DA"])
+    state = ENGINE.apply(state, 0, make("play", ["S9", "S9", "S10", "S10"])).state
+    view = ENGINE.view(state, 1)
+    assert view["legal_complete"] is False
+    assert "play H5 H5 H6 H6" in view["legal"]  # the trump tractor that can win is kept
+    unlisted = make("play", ["C2", "CQ", "DQ", "HA"])
+    assert ENGINE.format_action(unlisted) not in view["legal"]
+    ENGINE.apply(state, 1, unlisted)  # a void hand may discard anything: accepted
+
+
+def test_nt_level_hand_has_no_bidding_and_only_jokers_are_trumps() -> None:
+    state = _new("nt", carry={"levels": ["NT", "5"], "landlord": 2}, max_rank="NT")
+    assert state.phase == "bury" and state.landlord == 2 and state.level == 15
+    assert state.trump_suit is None and state.bids == () and state.flipped == ()
+    assert ENGINE.to_act(state) == frozenset({2})
+    ctx = state.ctx
+    assert {c for c in full_pack() if ctx.is_trump(c)} == {"LJ", "BJ"}
+    assert ctx.value("S3") == ctx.value("S2") + 1 and ctx.value("BJ") == ctx.value("LJ") + 1
+    view = ENGINE.view(state, 0)
+    assert view["level"] == "NT" and view["levels"] == ["NT", "5"]
+
+
+def test_defending_ace_with_nt_after_ace_goes_on_to_nt() -> None:
+    state = _play_state(["SA", "S9", "S4", "S6"], leader=0, max_rank="NT")
+    state = replace(state, levels=(14, 5), level=14)
+    for seat, card in [(0, "SA"), (1, "S9"), (2, "S4"), (3, "S6")]:
+        state = ENGINE.apply(state, seat, make("play", [card])).state
+    carry = ENGINE.carry(state)
+    assert carry == {"levels": ["NT", "5"], "landlord": 2, "winner": None}
+    assert not ENGINE.match_over(ENGINE.normalize_options({}), MatchInfo(1, (0,) * 4, carry))
+    state = _play_state(["SA", "S9", "S4", "S6"], leader=0, max_rank="NT")
+    state = replace(state, levels=(15, 5), level=15, trump_suit=None)
+    for seat, card in [(0, "SA"), (1, "S9"), (2, "S4"), (3, "S6")]:
+        state = ENGINE.apply(state, seat, make("play", [card])).state
+    assert ENGINE.carry(state)["winner"] == 0

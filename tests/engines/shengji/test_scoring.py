@@ -88,3 +88,25 @@ def test_next_landlord() -> None:
     assert next_landlord(1, declarers_won=True, same_on_win=True) == 1
     assert next_landlord(1, declarers_won=False) == 2
     assert next_landlord(3, declarers_won=False) == 0
+
+
+@pytest.mark.parametrize(
+    ("level", "gain", "declarers", "policy", "expected"),
+    [
+        (14, 1, True, "A", (15, False)),  # defended A: on to NT, the match goes on
+        (14, 3, True, "A", (15, False)),
+        (13, 3, True, "A", (14, False)),  # A must still be defended
+        (12, 1, False, "A", (13, False)),
+        (15, 1, True, "A", (15, True)),  # defending NT wins the match
+        (15, 0, True, "A", (15, False)),
+        (15, 2, False, "A", (15, False)),  # attackers at NT do not pass it
+        (14, 1, True, "none", (15, False)),
+        (14, 2, True, "none", (15, True)),  # passing the final level wins
+        (15, 1, True, "none", (15, True)),
+        (10, 3, True, "A_5_10_K", (13, False)),
+    ],
+)
+def test_advance_with_nt_after_ace(
+    level: int, gain: int, declarers: bool, policy: str, expected: tuple[int, bool]
+) -> None:
+    assert advance(level, gain, declarers, policy, top=15) == expected

@@ -1,8 +1,9 @@
 """Actions and their canonical notation.
 
 ``pass`` (decline to bid now), ``bid H2`` / ``bid H2 H2`` / ``bid BJ BJ`` (declare with
-identical cards), ``bury H5`` (the landlord buries one card; eight times), ``play S10 S10``
-(lead or follow). Cards are written in canonical order, space separated.
+identical cards), ``bury H5`` (the landlord buries one card; eight times), ``friend HA`` /
+``friend HA HA`` (Finding Friends: the first / second ``HA`` played makes a friend),
+``play S10 S10`` (lead or follow). Cards are written in canonical order, space separated.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from paiju.core.errors import MalformedAction
 from paiju.core.notation import split_tokens
 from paiju.engines.shengji.cards import parse_card, sort_cards
 
-KINDS = ("pass", "bid", "bury", "play")
+KINDS = ("pass", "bid", "bury", "friend", "play")
 
 
 @dataclass(frozen=True, order=True)
@@ -42,6 +43,8 @@ def parse_action(text: str) -> Action:
         raise MalformedAction("bury one card at a time")
     if kind == "bid" and (len(cards) not in (1, 2) or len(set(cards)) != 1):
         raise MalformedAction("a bid is one card or two identical cards")
+    if kind == "friend" and (len(cards) not in (1, 2) or len(set(cards)) != 1):
+        raise MalformedAction("name the friend card once (first copy) or twice (second copy)")
     if kind == "play" and not cards:
         raise MalformedAction("play at least one card")
     return make(kind, cards)

@@ -1,16 +1,32 @@
 """The deal with trump declaration (亮主 / 反主 / 加固), and the kitty (底牌) flip.
 
 Model: cards are dealt one at a time in seat order from ``deal_start``, in rounds of one
-card per seat. After each round every seat that holds a legal bid is asked in turn (bid
-or ``pass``); after a bid, the other seats that can now overcall are asked again in the
-same round (each bid is strictly stronger, so this ends). Seats with no legal bid are not
-asked. After the last round: the last bid wins; with no bid, the first hand is redealt
-and a later hand flips the kitty.
+card per seat. After each round a *bidding window* opens and ALL four seats are asked at
+once (``bid ...`` or ``pass``), whatever they hold: who is asked depends only on public
+facts (the round, the bids and passes made), never on the hidden cards, so being asked
+reveals nothing. A seat with no legal bid may only pass. A bid reopens the window for the
+three other seats (each bid is strictly stronger, so this ends). When every seat has
+answered, the next round is dealt. After the last round: the last bid wins; with no bid,
+the first hand is redealt and a later hand flips the kitty.
 
-Bid strength (rbtying ``JokerOrGreaterLength``): single level card < pair of one level
-card < ``LJ LJ`` < ``BJ BJ``; a new bid needs more cards, or as many cards being jokers
-that outrank the last bid. The current winner may only reinforce: the same card, more
-copies (``ReinforceWhileWinning``). A single joker is not a bid.
+Bid strength (default, rbtying ``JokerOrGreaterLength``): single level card < pair of one
+level card < ``LJ LJ`` < ``BJ BJ``; a new bid needs more cards, or as many cards being
+jokers that outrank the last bid. The current winner may only reinforce: the same card,
+more copies (``ReinforceWhileWinning``). A single joker is not a bid. Options:
+
+* ``bid_policy``: ``joker_or_greater_length`` (above); ``joker_or_higher_suit`` (also a
+  suited bid of two or more cards overcalls an equal-count bid of a lower suit, in
+  rbtying's order C < D < S < H); ``greater_length`` (only more cards overcall, jokers
+  included).
+* ``bid_reinforcement``: ``while_winning`` (above); ``overturn_or_while_winning`` (the
+  winner may also overcall itself with any stronger bid); ``while_equivalent`` (a seat
+  that was overcalled may also raise its own last bid to the winning bid's count, unless
+  that is a joker bid; the raise must add cards, which keeps bidding finite).
+* ``joker_bid``: ``both_two_or_more`` (pairs); ``both_num_decks`` (as many jokers as decks:
+  pairs with two decks); ``lj_two_bj_one`` (``LJ LJ`` or a single ``BJ``); ``disabled``.
+
+At the ``NT`` level (option ``max_rank``) a hand with a landlord has no bidding at all:
+it is played in no-trump with only the jokers as trumps.
 """
 
 from __future__ import annotations
@@ -21,8 +37,10 @@ from dataclasses import replace
 from paiju.core.rng import SeededRng
 from paiju.engines.shengji.cards import (
     BIG_JOKER,
+    DECKS,
     KITTY_SIZE,
     LITTLE_JOKER,
+    NT_LEVEL,
     RANK_NUMBER,
     SEATS,
     full_pack,
@@ -34,48 +52,90 @@ from paiju.engines.shengji.state import DEAL_CARDS, Bid, ShengjiState
 _JOKER_RANK = {LITTLE_JOKER: 1, BIG_JOKER: 2}
 
 
+#: rbtying's suit order for ``bid_policy = "joker_or_higher_suit"`` (clubs lowest).
+BID_SUIT_ORDER = {"C": 0, "D": 1, "S": 2, "H": 3}
+BID_PHASES = ("deal", "theft")
+
+
 def _strength(card: str, count: int) -> tuple[int, int]:
     return count, _JOKER_RANK.get(card, 0)
 
 
-def legal_bids(state: ShengjiState, seat: int) -> list[Bid]:
-    """Every bid ``seat`` may make now (the deal phase), weakest first."""
-    if state.phase != "deal":
-        return []
-    current = state.bids[-1] if state.bids else None
-    counts = Counter(state.hands[seat])
-    out: list[Bid] = []
-    for card in sorted(counts):
+def _joker_bid_ok(card: str, count: int, policy: str, nt_level: bool) -> bool:
+    """Whether ``count`` copies of a joker make a bid under option ``joker_bid``."""
+    if policy == "disabled":
+        return False
+    if policy == "both_two_or_more":
+        return count >= (1 if nt_level else 2)
+    if policy == "lj_two_bj_one" and card == BIG_JOKER:
+        return count >= DECKS - 1
+    return count >= DECKS
+
+
+def overcalls(new: Bid, last: Bid, policy: str = "joker_or_greater_length") -> bool:
+    """Whether ``new`` beats ``last`` under option ``bid_policy``."""
+    if new.count != last.count:
+        return new.count > last.count
+    if policy == "greater_length":
+        return False
+    if is_joker(new.card) or is_joker(last.card):
+        return _strength(new.card, new.count) > _strength(last.card, last.count)
+    higher = BID_SUIT_ORDER[new.card[0]] > BID_SUIT_ORDER[last.card[0]]
+    return policy == "joker_or_higher_suit" and new.count > 1 and higher
+
+
+def _candidates(state: ShengjiState, seat: int) -> list[Bid]:
+    """Every bid the seat's cards make, ignoring earlier bids."""
+    joker_policy = state.opts["joker_bid"]
+    nt_level = state.level == NT_LEVEL
+    out = []
+    for card, held in sorted(Counter(state.hands[seat]).items()):
         if not is_joker(card) and RANK_NUMBER[card[1:]] != state.level:
             continue
-        for count in range(1 if not is_joker(card) else 2, counts[card] + 1):
-            if current is None:
+        for count in range(1, held + 1):
+            if not is_joker(card) or _joker_bid_ok(card, count, joker_policy, nt_level):
                 out.append(Bid(seat, card, count))
-            elif current.seat == seat:
-                if card == current.card and count > current.count:
-                    out.append(Bid(seat, card, count))
-            elif _strength(card, count) > _strength(current.card, current.count):
-                out.append(Bid(seat, card, count))
-    return sorted(out, key=lambda b: (_strength(b.card, b.count), b.card))
+    return out
 
 
-def bidder_to_ask(state: ShengjiState) -> int | None:
-    """The seat the deal waits for, if any."""
+def legal_bids(state: ShengjiState, seat: int) -> list[Bid]:
+    """Every bid ``seat`` may make now (deal or kitty-theft window), weakest first."""
+    if state.phase not in BID_PHASES:
+        return []
+    last = state.bids[-1] if state.bids else None
+    own = next((b for b in reversed(state.bids) if b.seat == seat), None)
+    mode = state.opts["bid_reinforcement"]
+    cands = _candidates(state, seat)
+    if own is not None and own == last and mode != "overturn_or_while_winning":
+        out = [b for b in cands if b.card == own.card and b.count > own.count]
+    else:
+        out = [b for b in cands if last is None or overcalls(b, last, state.opts["bid_policy"])]
+    if mode == "while_equivalent" and own is not None and last is not None and own != last:
+        equal = Bid(seat, own.card, last.count)
+        if equal in cands and last.count > own.count and not is_joker(last.card):
+            out.append(equal)
+    return sorted(set(out), key=lambda b: (_strength(b.card, b.count), b.card))
+
+
+def bidders_to_ask(state: ShengjiState) -> frozenset[int]:
+    """The seats a bidding window (deal or kitty theft) waits for: every seat that has not
+    answered since the window opened or since the last bid. Depends on public facts only.
+    """
+    if state.phase == "theft":
+        return frozenset(s for s in range(SEATS) if s not in state.asked)
     if state.phase != "deal" or state.dealt == 0 or state.dealt % SEATS:
-        return None
-    for i in range(SEATS):
-        seat = (state.deal_start + i) % SEATS
-        if seat not in state.asked and legal_bids(state, seat):
-            return seat
-    return None
+        return frozenset()
+    if state.level == NT_LEVEL and state.landlord is not None:
+        return frozenset()  # public: an NT hand has no bidding
+    return frozenset(s for s in range(SEATS) if s not in state.asked)
 
 
 def advance_deal(state: ShengjiState) -> ShengjiState:
-    """Deal on until a seat must be asked, then stop; at the end close the bidding.
+    """Deal on until a bidding window is open, then stop; at the end close the bidding.
 
     Does not bump the version (the caller does, once per action).
     """
-    while state.phase == "deal" and bidder_to_ask(state) is None:
+    while state.phase == "deal" and not bidders_to_ask(state):
         if state.dealt >= DEAL_CARDS:
             state = _close_bidding(state)
             continue
@@ -108,6 +168,8 @@ def _close_bidding(state: ShengjiState) -> ShengjiState:
             first = state.opts["first_landlord"] == "first_bidder"
             landlord = state.bids[0].seat if first else win.seat
         return _to_bury(state, landlord, suit, kitty, ())
+    if state.level == NT_LEVEL and state.landlord is not None:
+        return _to_bury(state, state.landlord, None, kitty, ())
     if state.landlord is None:
         deck = new_deck("|".join(state.deck))
         return _replace(
@@ -155,4 +217,36 @@ def _to_bury(
         flipped=flipped,
         hands=tuple(hands),
         leader=landlord,
+        exchanger=landlord,
+    )
+
+
+def after_burial(state: ShengjiState) -> ShengjiState:
+    """The kitty is buried: open a theft window (option ``kitty_theft``, only when the trump
+    came from a bid), else start play with the landlord leading."""
+    if state.opts["kitty_theft"] and state.bids and not state.flipped:
+        return _replace(state, phase="theft", asked=(), theft_from=len(state.bids))
+    return start_play(state)
+
+
+def start_play(state: ShengjiState) -> ShengjiState:
+    """Play starts with the landlord leading; in Finding Friends it first names a friend."""
+    if state.friends_mode and state.friend is None:
+        return _replace(state, phase="friend", asked=())
+    return _replace(state, phase="play", leader=state.landlord, asked=())
+
+
+def close_theft(state: ShengjiState) -> ShengjiState:
+    """Every seat answered the theft window: with no new bid, play starts; otherwise the
+    winning bidder sets the trump, takes the buried cards and buries eight again."""
+    if bidders_to_ask(state):
+        return state
+    if len(state.bids) == state.theft_from:
+        return start_play(state)
+    win = state.bids[-1]
+    hands = list(state.hands)
+    hands[win.seat] = sort_cards((*hands[win.seat], *state.buried))
+    suit = None if is_joker(win.card) else win.card[0]
+    return _replace(
+        state, phase="bury", exchanger=win.seat, trump_suit=suit, buried=(), hands=tuple(hands)
     )

@@ -17,6 +17,11 @@ RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 #: Rank name -> number (2..14).
 RANK_NUMBER = {name: i + 2 for i, name in enumerate(RANK_NAMES)}
 RANK_NAME = {number: name for name, number in RANK_NUMBER.items()}
+#: The level after A when option ``max_rank`` is ``"NT"``: no level card, jokers-only trumps.
+NT_LEVEL = 15
+#: Level number -> name, ``"NT"`` included; and back.
+LEVEL_NAME = {**RANK_NAME, NT_LEVEL: "NT"}
+LEVEL_NUMBER = {name: number for number, name in LEVEL_NAME.items()}
 BIG_JOKER = "BJ"
 LITTLE_JOKER = "LJ"
 JOKERS = (LITTLE_JOKER, BIG_JOKER)

@@ -2,12 +2,16 @@
 
 Phases and actions:
 
-* ``deal``: cards are dealt one at a time; after each round every seat holding a legal bid
-  is asked (``bid ...`` or ``pass``), see ``bidding``. The first hand with no bid is
-  redealt; a later hand flips the kitty. (Asking only seats that can bid keeps the deal
-  short, at the price of showing that such a seat holds a level card or a joker pair.)
+* ``deal``: cards are dealt one at a time; after each round all four seats are asked at
+  once (``bid ...`` or ``pass``), see ``bidding``: every seat is polled whether or not it
+  holds a bid, so ``to_act`` (seen by every client) reveals nothing about the hidden
+  cards. The first hand with no bid is redealt; a later hand flips the kitty.
 * ``bury``: the landlord holds 33 cards and buries eight, one ``bury X`` at a time, so
   the choice is a list of at most 33 actions instead of C(33, 8).
+* ``theft`` (option ``kitty_theft``, 炒地皮): after each burial a bidding window asks all
+  four seats; the winner of a new bid takes the buried cards and buries (``bury`` again).
+* ``friend`` (option ``game_mode = "finding_friends"``, 找朋友): the landlord names the
+  friend card, ``friend HA`` or ``friend HA HA``; see ``friends``.
 * ``play``: tricks of ``play ...`` until the hands are empty.
 
   Leads are the one place where ``legal_actions`` is not the full set: any non-empty set of
@@ -20,7 +24,9 @@ Phases and actions:
   Follows are enumerated exactly by ``follow.legal_follows`` (the forced-follow rules); only
   when a position has more than ``legal.FOLLOW_LIMIT`` legal follows (large discards by a
   void hand) is the list cut to the cheapest and the point-shedding ones; ``apply`` still
-  accepts every legal follow.
+  accepts every legal follow. Listed follows are filtered through ``follow.follow_error``,
+  the function ``apply`` validates with. The view's ``legal_complete`` tells a client
+  whether ``legal`` is the full set (false on every lead and on a cut follow list).
 * ``over``: scores, levels, next landlord; ``carry`` feeds the next hand.
 """
 
@@ -36,19 +42,27 @@ from paiju.core.seats import Seat
 from paiju.engines.base import Event, MatchInfo, Options, Step
 from paiju.engines.shengji import actions as notation
 from paiju.engines.shengji.actions import Action, make
-from paiju.engines.shengji.bidding import advance_deal, bidder_to_ask, legal_bids
+from paiju.engines.shengji.bidding import (
+    BID_PHASES,
+    advance_deal,
+    after_burial,
+    bidders_to_ask,
+    close_theft,
+    legal_bids,
+    start_play,
+)
 from paiju.engines.shengji.cards import (
-    RANK_NAME,
-    RANK_NUMBER,
+    LEVEL_NAME,
+    LEVEL_NUMBER,
     SEATS,
     card_points,
     full_pack,
     remove_cards,
 )
-from paiju.engines.shengji.legal import play_actions
+from paiju.engines.shengji.friends import friend_choices
+from paiju.engines.shengji.legal import FOLLOW_LIMIT, play_actions
 from paiju.engines.shengji.options import normalize
-from paiju.engines.shengji.play import final_points, play_cards
-from paiju.engines.shengji.scoring import Outcome, outcome
+from paiju.engines.shengji.play import final_points, hand_result, play_cards
 from paiju.engines.shengji.state import Bid, ShengjiState, with_hand
 from paiju.engines.shengji.view import build_view
 
@@ -73,15 +87,16 @@ class ShengjiEngine:
         deck = full_pack()
         rng.shuffle(deck)
         carry = match.carry
-        levels = tuple(RANK_NUMBER[r] for r in carry.get("levels", ("2", "2")))
+        width = SEATS if opts["game_mode"] == "finding_friends" else 2
+        levels = tuple(LEVEL_NUMBER[r] for r in carry.get("levels", ("2",) * width))
         landlord = carry.get("landlord")
-        level = levels[landlord % 2] if landlord is not None else levels[0]
+        level = levels[landlord % width] if landlord is not None else levels[0]
         state = ShengjiState(
             options=tuple(sorted(opts.items())),
             version=0,
             phase="deal",
             hand_no=match.hand,
-            levels=(levels[0], levels[1]),
+            levels=levels,
             landlord=landlord,
             level=level,
             deal_start=landlord if landlord is not None else 0,
@@ -94,10 +109,11 @@ class ShengjiEngine:
         return state.version
 
     def to_act(self, state: ShengjiState) -> frozenset[Seat]:
-        if state.phase == "deal":
-            seat = bidder_to_ask(state)
-            return frozenset() if seat is None else frozenset({seat})
+        if state.phase in BID_PHASES:
+            return bidders_to_ask(state)
         if state.phase == "bury":
+            return frozenset({_exchanger(state)})
+        if state.phase == "friend":
             return frozenset({state.landlord or 0})
         turn = state.turn()
         return frozenset() if turn is None else frozenset({turn})
@@ -110,49 +126,67 @@ class ShengjiEngine:
             raise GameOver("the hand is over")
         if seat not in self.to_act(state):
             raise NotYourTurn(f"seat {seat} is not to act")
-        if state.phase == "deal":
-            return _apply_deal(state, seat, action)
+        if state.phase in BID_PHASES:
+            return _apply_bid(state, seat, action)
         if state.phase == "bury":
             return _apply_bury(state, seat, action)
+        if state.phase == "friend":
+            return _apply_friend(state, action)
         if action.kind != "play":
             raise IllegalAction("play cards now", code="wrong_phase")
         new, events = play_cards(state, seat, action.cards)
         return Step(new.bump(), tuple(events))
 
     def view(self, state: ShengjiState, seat: Seat | None) -> dict[str, Any]:
+        """The seat's view; ``legal_complete`` is false when ``legal`` is only a subset.
+
+        That is every lead (any one-suit set of cards from the hand may be proposed; a throw
+        is judged when played) and a follow position whose list was cut at
+        ``legal.FOLLOW_LIMIT`` (any play meeting the follow rules may be proposed).
+        """
         legal: list[str] = []
         if seat is not None and seat in self.to_act(state):
             legal = sorted(notation.format_action(a) for a in _legal(state, seat))
-        return build_view(state, seat, legal, self.to_act(state), self.scores(state))
+        view = build_view(state, seat, legal, self.to_act(state), self.scores(state))
+        view["legal_complete"] = not (state.phase == "play" and seat == state.turn()) or bool(
+            state.trick and len(legal) < FOLLOW_LIMIT
+        )
+        return view
 
     def timeout_action(self, state: ShengjiState, seat: Seat) -> Action:
         """Pass a bid; bury / lead the cheapest single; follow with the cheapest legal play."""
-        if state.phase == "deal":
+        if state.phase in BID_PHASES:
             return Action("pass")
         hand = state.hands[seat]
         ctx = state.ctx
         cheapest = min(hand, key=lambda c: (card_points(c), ctx.is_trump(c), ctx.value(c), c))
         if state.phase == "bury":
             return make("bury", [cheapest])
+        if state.phase == "friend":
+            return min(_legal(state, seat))
         if not state.trick:
             return make("play", [cheapest])
         return min(_legal(state, seat), key=lambda a: _cost(a, state))
 
     def timer_kind(self, state: ShengjiState, seat: Seat) -> str:
-        """``bid`` during the deal, ``turn`` otherwise."""
-        return "bid" if state.phase == "deal" else "turn"
+        """``bid`` in a bidding window (deal or kitty theft), ``turn`` otherwise."""
+        return "bid" if state.phase in BID_PHASES else "turn"
 
     def is_terminal(self, state: ShengjiState) -> bool:
         return state.phase == "over"
 
     def scores(self, state: ShengjiState) -> tuple[int, ...]:
-        """Levels won: declarers' win +gain / -gain; attackers' win +(gain+1) / -(gain+1)."""
+        """Levels won: declarers' win +gain / -gain; attackers' win +(gain+1) / -(gain+1).
+
+        In Finding Friends the sides may be 1 against 3: each winner scores that amount
+        times the number of losers and each loser minus it times the number of winners.
+        """
         if state.phase != "over":
             return (0,) * SEATS
-        result = _outcome(state)
-        winners = state.declarers if not result.attackers_win else 1 - state.declarers
-        amount = result.gain + (1 if result.attackers_win else 0)
-        return tuple(amount if s % 2 == winners else -amount for s in range(SEATS))
+        res = hand_result(state)
+        amount = res.gain + (0 if res.declarers_won else 1)
+        win, lose = (len(res.losers), len(res.winners)) if state.friends_mode else (1, 1)
+        return tuple(amount * win if s in res.winners else -amount * lose for s in range(SEATS))
 
     def hand_stats(self, state: ShengjiState) -> list[dict[str, float]]:
         """Per seat: ``win``, ``declarer``, ``points_taken`` (points of tricks it won),
@@ -176,9 +210,9 @@ class ShengjiEngine:
         """``levels`` (rank names per team), ``landlord`` (next), ``winner`` (team or null)."""
         levels = state.new_levels or state.levels
         return {
-            "levels": [RANK_NAME[v] for v in levels],
+            "levels": [LEVEL_NAME[v] for v in levels],
             "landlord": state.next_landlord if state.phase == "over" else state.landlord,
-            "winner": state.match_winner,
+            "winner": list(state.match_seats) if state.match_seats else state.match_winner,
         }
 
     def match_over(self, options: Options, match: MatchInfo) -> bool:
@@ -190,13 +224,6 @@ class ShengjiEngine:
 
     def format_action(self, action: Action) -> str:
         return notation.format_action(action)
-
-
-def _outcome(state: ShengjiState) -> Outcome:
-    opts = state.opts
-    return outcome(
-        final_points(state), opts["scoring_step"], opts["turnover_steps"], opts["result_cap"]
-    )
 
 
 def _cost(action: Action, state: ShengjiState) -> tuple[int, int, int, tuple[str, ...]]:
@@ -212,21 +239,31 @@ def _cost(action: Action, state: ShengjiState) -> tuple[int, int, int, tuple[str
 
 @lru_cache(maxsize=64)
 def _legal(state: ShengjiState, seat: Seat) -> frozenset[Action]:
-    if state.phase == "deal":
-        if bidder_to_ask(state) != seat:
+    if state.phase in BID_PHASES:
+        if seat not in bidders_to_ask(state):
             return frozenset()
         bids = legal_bids(state, seat)
         return frozenset({Action("pass"), *(make("bid", [b.card] * b.count) for b in bids)})
     if state.phase == "bury":
-        if seat != state.landlord:
+        if seat != _exchanger(state):
             return frozenset()
         return frozenset(make("bury", [c]) for c in set(state.hands[seat]))
+    if state.phase == "friend":
+        if seat != state.landlord:
+            return frozenset()
+        return frozenset(make("friend", [card] * nth) for card, nth in friend_choices(state))
     if state.turn() != seat:
         return frozenset()
     return frozenset(play_actions(state, seat))
 
 
-def _apply_deal(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiState]:
+def _exchanger(state: ShengjiState) -> int:
+    """The seat that holds the kitty now: the landlord, or a kitty thief."""
+    return state.exchanger if state.exchanger is not None else state.landlord or 0
+
+
+def _apply_bid(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiState]:
+    """A ``pass`` or ``bid`` in a bidding window of the deal or of a kitty theft."""
     events: list[Event] = []
     if action.kind == "pass":
         state = replace(state, asked=(*state.asked, seat))
@@ -237,18 +274,27 @@ def _apply_deal(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiS
         state = replace(state, bids=(*state.bids, bid), asked=(seat,))
         events.append(Event("bid", {"seat": seat, "cards": list(action.cards)}))
     else:
-        raise IllegalAction("bid or pass during the deal", code="wrong_phase")
-    new = advance_deal(state)
+        raise IllegalAction("bid or pass now", code="wrong_phase")
+    new = advance_deal(state) if state.phase == "deal" else close_theft(state)
     if new.redeals > state.redeals:
         events.append(Event("redeal", {"redeals": new.redeals}))
-    if new.trump_set:
-        events.append(
-            Event(
-                "trump",
-                {"suit": new.trump_suit, "landlord": new.landlord, "flipped": list(new.flipped)},
-            )
-        )
+    if new.trump_set and new.phase == "bury":
+        data = {"suit": new.trump_suit, "landlord": new.landlord, "flipped": list(new.flipped)}
+        events.append(Event("trump", {**data, "exchanger": new.exchanger}))
     return Step(new.bump(), tuple(events))
+
+
+def _apply_friend(state: ShengjiState, action: Action) -> Step[ShengjiState]:
+    if action.kind != "friend":
+        raise IllegalAction("name the friend card", code="wrong_phase")
+    choice = (action.cards[0], len(action.cards))
+    if choice not in friend_choices(state):
+        raise IllegalAction(
+            "a friend card is no joker, level card or trump-suit card", code="bad_friend_card"
+        )
+    state = start_play(replace(state, friend=choice))
+    data = {"landlord": state.landlord, "cards": list(action.cards)}
+    return Step(state.bump(), (Event("friend", data),))
 
 
 def _apply_bury(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiState]:
@@ -260,6 +306,6 @@ def _apply_bury(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiS
     buried = (*state.buried, action.cards[0])
     state = replace(state, hands=with_hand(state.hands, seat, rest), buried=buried)
     if len(buried) == len(state.kitty):
-        state = replace(state, phase="play", leader=seat)
+        state = after_burial(state)
     audience = frozenset({seat})
     return Step(state.bump(), (Event("bury", {"card": action.cards[0]}, audience),))

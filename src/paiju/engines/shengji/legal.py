@@ -14,7 +14,7 @@ from collections import Counter
 from itertools import combinations
 
 from paiju.engines.shengji.actions import Action, make
-from paiju.engines.shengji.follow import legal_follows
+from paiju.engines.shengji.follow import follow_error, legal_follows
 from paiju.engines.shengji.shapes import Unit, parse_units, runs
 from paiju.engines.shengji.state import ShengjiState
 
@@ -58,18 +58,33 @@ def _pairs_of(units: list[Unit]) -> list[tuple[str, ...]]:
 
 
 def play_actions(state: ShengjiState, seat: int) -> set[Action]:
-    """The listed ``play`` actions of the seat to play."""
+    """The listed ``play`` actions of the seat to play.
+
+    Follows are enumerated by ``legal_follows`` and then kept only if ``follow_error`` (the
+    function ``apply`` validates with) accepts them, so the list can never offer a play
+    that ``apply`` refuses: there is one legality, not two.
+    """
     if not state.trick:
-        plays = lead_candidates(state, seat)
-    else:
-        ctx = state.ctx
-        plays = legal_follows(
-            state.lead_units,
-            ctx.suit_of(state.lead_units[0].cards[0]),
-            state.hands[seat],
-            ctx,
-            min_length=state.opts["tractor_min_length"],
-            format_draw=state.opts["draw_policy"] != "no_format_draw",
-            limit=FOLLOW_LIMIT,
+        return {make("play", p) for p in lead_candidates(state, seat)}
+    ctx = state.ctx
+    suit = ctx.suit_of(state.lead_units[0].cards[0])
+    hand = state.hands[seat]
+    min_length = state.opts["tractor_min_length"]
+    format_draw = state.opts["draw_policy"] != "no_format_draw"
+    plays = legal_follows(
+        state.lead_units,
+        suit,
+        hand,
+        ctx,
+        min_length=min_length,
+        format_draw=format_draw,
+        limit=FOLLOW_LIMIT,
+    )
+    return {
+        make("play", p)
+        for p in plays
+        if follow_error(
+            state.lead_units, suit, hand, p, ctx, min_length=min_length, format_draw=format_draw
         )
-    return {make("play", p) for p in plays}
+        is None
+    }

@@ -24,14 +24,33 @@ CHOICES: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "nt_trumps": ("jokers_and_levels", ("jokers_and_levels", "jokers_only")),
     "tractor_min_length": (2, (2, 3, 4)),
     "draw_policy": ("no_protections", ("no_protections", "no_format_draw")),
+    "bid_policy": (
+        "joker_or_greater_length",
+        ("joker_or_greater_length", "joker_or_higher_suit", "greater_length"),
+    ),
+    "bid_reinforcement": (
+        "while_winning",
+        ("while_winning", "overturn_or_while_winning", "while_equivalent"),
+    ),
+    "joker_bid": (
+        "both_two_or_more",
+        ("both_two_or_more", "both_num_decks", "lj_two_bj_one", "disabled"),
+    ),
     "first_landlord": ("winning_bidder", ("winning_bidder", "first_bidder")),
     "kitty_bid_policy": ("first_card", ("first_card", "first_level_or_highest")),
+    "kitty_theft": (False, (False, True)),
     "scoring_step": (40, (20, 30, 40, 50)),
     "turnover_steps": (2, (1, 2, 3)),
     "result_cap": (0, (0, 1, 2, 3, 4)),
     "must_defend": ("A", ("A", "A_5_10_K", "none")),
+    "max_rank": ("A", ("A", "NT")),
     "jack_variation": (False, (False, True)),
     "next_landlord_on_win": ("partner", ("partner", "same")),
+    "game_mode": ("tractor", ("tractor", "finding_friends")),
+    "friend_selection": (
+        "non_trump",
+        ("non_trump", "trumps_included", "highest_not_allowed", "points_not_allowed"),
+    ),
 }
 
 

@@ -8,13 +8,21 @@ another hand can beat is turned into its forced component here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from paiju.core.errors import IllegalAction
 from paiju.engines.base import Event
-from paiju.engines.shengji.cards import RANK_NUMBER, SEATS, points, remove_cards, sort_cards
+from paiju.engines.shengji.cards import (
+    NT_LEVEL,
+    RANK_NUMBER,
+    SEATS,
+    points,
+    remove_cards,
+    sort_cards,
+)
 from paiju.engines.shengji.follow import follow_error
-from paiju.engines.shengji.scoring import advance, kitty_bonus, next_landlord, outcome
+from paiju.engines.shengji.friends import next_seat_on, reveal, signed_penalty
+from paiju.engines.shengji.scoring import advance, kitty_bonus, outcome
 from paiju.engines.shengji.shapes import effective_suit, parse_units
 from paiju.engines.shengji.state import Play, ShengjiState, ThrowFailure, Trick, with_hand
 from paiju.engines.shengji.throw import check_throw
@@ -60,19 +68,20 @@ def _lead(
     blocker = (seat + 1 + (result.blocker or 0)) % SEATS
     penalty = _penalty(state, seat, len(cards) - len(forced))
     failure = ThrowFailure(seat, sort_cards(cards), forced, blocker, penalty)
-    data: dict[str, object] = {"seat": seat, "attempted": list(failure.attempted)}
+    data: dict[str, object] = {"code": "throw_blocked", "seat": seat}
+    data["attempted"] = list(failure.attempted)
     data["forced"] = list(forced)
     if state.opts["reveal_throw_blocker"]:
         data["blocker"] = blocker
-    state = replace(state, failures=(*state.failures, failure), penalty=state.penalty + penalty)
+    state = replace(state, failures=(*state.failures, failure))
+    state = replace(state, penalty=signed_penalty(state))
     return _put(state, seat, forced, (result.forced,), [Event("throw_failed", data)])
 
 
 def _penalty(state: ShengjiState, seat: int, taken_back: int) -> int:
-    """Change to the attackers' points for a failed throw by ``seat``."""
+    """The amount of a failed throw's penalty (its sign comes from the thrower's side)."""
     rule = state.opts["throw_penalty"]
-    amount = {"none": 0, "10_per_attempt": 10, "10_per_card": 10 * taken_back}[rule]
-    return amount if not state.is_attacker(seat) else -amount
+    return {"none": 0, "10_per_attempt": 10, "10_per_card": 10 * taken_back}[rule]
 
 
 def _put(
@@ -92,6 +101,7 @@ def _put(
         trick=trick,
         lead_units=tuple(lead_units),  # type: ignore[arg-type]
     )
+    state = reveal(state, seat, cards, events)
     if len(trick) == SEATS:
         state = _finish_trick(state, events)
     return state, events
@@ -134,32 +144,67 @@ def final_points(state: ShengjiState) -> int:
     return state.attacker_points + state.kitty_bonus + state.penalty
 
 
+@dataclass(frozen=True)
+class HandResult:
+    """The end of a hand: which side won, the levels each winner gains, the seats."""
+
+    declarers_won: bool
+    gain: int
+    winners: frozenset[int]
+    losers: frozenset[int]
+
+
+def hand_result(state: ShengjiState) -> HandResult:
+    """The result by the level bands (and, in Finding Friends, the smaller-side bonus)."""
+    opts = state.opts
+    result = outcome(
+        final_points(state), opts["scoring_step"], opts["turnover_steps"], opts["result_cap"]
+    )
+    team = state.landlord_team()
+    attackers = frozenset(range(SEATS)) - team
+    small = state.friends_mode and not result.attackers_win and len(team) < len(attackers)
+    winners = attackers if result.attackers_win else team
+    return HandResult(
+        not result.attackers_win, result.gain + small, winners, frozenset(range(SEATS)) - winners
+    )
+
+
+def _level_keys(state: ShengjiState, seats: frozenset[int]) -> list[int]:
+    """Indexes into ``levels`` of these seats: teams, or seats in Finding Friends."""
+    return sorted(seats) if state.friends_mode else sorted({s % 2 for s in seats})
+
+
 def _finish_hand(state: ShengjiState, events: list[Event]) -> ShengjiState:
     opts = state.opts
-    total = final_points(state)
-    result = outcome(total, opts["scoring_step"], opts["turnover_steps"], opts["result_cap"])
+    res = hand_result(state)
     landlord = state.landlord or 0
-    decl = landlord % 2
-    team = decl if not result.attackers_win else 1 - decl
     levels = list(state.levels)
-    levels[team], won = advance(
-        levels[team], result.gain, not result.attackers_win, opts["must_defend"]
-    )
+    top = NT_LEVEL if opts["max_rank"] == "NT" else RANK_NUMBER["A"]
+    won = False
+    for key in _level_keys(state, res.winners):
+        levels[key], done = advance(
+            levels[key], res.gain, res.declarers_won, opts["must_defend"], top
+        )
+        won = won or done
     if opts["jack_variation"] and _jack_trick(state):
-        levels[decl] = 2
-    nxt = next_landlord(landlord, not result.attackers_win, opts["next_landlord_on_win"] == "same")
+        for key in _level_keys(state, state.landlord_team()):
+            levels[key] = 2
+    same = res.declarers_won and opts["next_landlord_on_win"] == "same"
+    nxt = landlord if same else next_seat_on(res.winners, landlord)
     events.append(
         Event(
             "hand_over",
-            {"attacker_points": total, "kitty": list(state.buried), "gain": result.gain},
+            {"attacker_points": final_points(state), "kitty": list(state.buried), "gain": res.gain},
         )
     )
+    team = landlord % 2 if res.declarers_won else 1 - landlord % 2
     return replace(
         state,
         phase="over",
-        new_levels=(levels[0], levels[1]),
+        new_levels=tuple(levels),
         next_landlord=nxt,
-        match_winner=team if won else None,
+        match_winner=team if won and not state.friends_mode else None,
+        match_seats=tuple(sorted(res.winners)) if won and state.friends_mode else (),
     )
 
 

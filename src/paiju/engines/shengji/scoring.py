@@ -58,24 +58,27 @@ def outcome(attacker_points: int, step: int = 40, turnover_steps: int = 2, cap: 
     return result
 
 
-def advance(level: int, gain: int, as_declarers: bool, must_defend: str = "A") -> tuple[int, bool]:
+def advance(
+    level: int, gain: int, as_declarers: bool, must_defend: str = "A", top: int = ACE
+) -> tuple[int, bool]:
     """(new level, match won) for a team at ``level`` gaining ``gain`` levels.
 
-    A must-defend rank (A; with ``A_5_10_K`` also 5, 10, K) can only be passed by winning a
-    hand as declarers at that rank; jumps stop there. Winning as declarers at A ends the
-    match (gains beyond A are lost). With ``none`` a team passing A wins the match.
+    ``top`` is the final level: A (14), or NT (15, option ``max_rank``). A must-defend rank
+    (A and the final level; with ``A_5_10_K`` also 5, 10, K) can only be passed by winning a
+    hand as declarers at that rank; jumps stop there. Winning as declarers at the final
+    level ends the match (gains beyond it are lost). With ``none`` a team passing the final
+    level wins the match.
     """
-    defended = {"A": (ACE,), "A_5_10_K": (5, 10, 13, ACE), "none": ()}[must_defend]
-    if as_declarers and level == ACE and must_defend != "none" and gain > 0:
-        return ACE, True
+    ranks = {"A": (ACE, top), "A_5_10_K": (5, 10, 13, ACE, top), "none": ()}[must_defend]
+    defended = sorted(set(ranks))
+    if as_declarers and level == top and must_defend != "none" and gain > 0:
+        return top, True
     target = level + gain
     for rank in defended:
         if level < rank < target or (rank == level and not as_declarers and target > rank):
             return rank, False
-        if rank == level and as_declarers and rank != ACE and target > rank:
-            continue
-    if target > ACE:
-        return ACE, must_defend == "none"
+    if target > top:
+        return top, must_defend == "none"
     return target, False
 
 

@@ -1,8 +1,13 @@
 """The state of one hand: frozen dataclasses of tuples (hashable, comparable, never mutated).
 
 Phases: ``deal`` (one card at a time with bidding 亮主 between rounds), ``bury`` (the
-landlord 庄家 takes the kitty 底牌 and buries eight cards one by one), ``play`` (25
-tricks), ``over``. Teams: team 0 is seats 0 and 2, team 1 is seats 1 and 3.
+landlord 庄家 takes the kitty 底牌 and buries eight cards one by one), ``theft`` (option
+``kitty_theft`` 炒地皮: a bidding window after each burial; the winner of a new bid, the
+``exchanger``, takes the buried cards and buries again), ``play`` (25 tricks), ``over``.
+``theft_from`` is the number of bids made before the open theft window.
+Teams: team 0 is seats 0 and 2, team 1 is seats 1 and 3, each with a level (``levels``);
+in Finding Friends (找朋友) every seat has its own level and the landlord's side is the
+landlord plus whoever plays the ``friend`` card (``(card, n)``: the n-th copy played).
 """
 
 from __future__ import annotations
@@ -48,7 +53,8 @@ class Trick:
 
 @dataclass(frozen=True)
 class ThrowFailure:
-    """A failed throw: everyone sees the attempt and the forced component."""
+    """A failed throw: everyone sees the attempt and the forced component. ``penalty`` is
+    the amount (option ``throw_penalty``); its sign comes from the thrower's side."""
 
     seat: int
     attempted: tuple[str, ...]
@@ -65,7 +71,7 @@ class ShengjiState:
     version: int
     phase: str
     hand_no: int
-    levels: tuple[int, int]
+    levels: tuple[int, ...]
     landlord: int | None
     level: int
     deal_start: int
@@ -80,6 +86,8 @@ class ShengjiState:
     flipped: tuple[str, ...] = ()
     kitty: tuple[str, ...] = ()
     buried: tuple[str, ...] = ()
+    exchanger: int | None = None
+    theft_from: int = 0
     leader: int = 0
     trick: tuple[Play, ...] = ()
     lead_units: tuple[Unit, ...] = ()
@@ -89,8 +97,12 @@ class ShengjiState:
     failures: tuple[ThrowFailure, ...] = ()
     kitty_bonus: int = 0
     match_winner: int | None = None
-    new_levels: tuple[int, int] | None = None
+    new_levels: tuple[int, ...] | None = None
     next_landlord: int | None = None
+    friend: tuple[str, int] | None = None
+    friend_seen: int = 0
+    friend_seat: int | None = None
+    match_seats: tuple[int, ...] = ()
 
     @property
     def opts(self) -> Mapping[str, Any]:
@@ -107,9 +119,23 @@ class ShengjiState:
         """The landlord's team (0 or 1); 0 before a landlord exists."""
         return (self.landlord or 0) % 2
 
+    @property
+    def friends_mode(self) -> bool:
+        """Whether the table plays Finding Friends (找朋友, option ``game_mode``)."""
+        return dict(self.options).get("game_mode") == "finding_friends"
+
+    def landlord_team(self) -> frozenset[int]:
+        """The declarers as far as they are public: the landlord and partner; in Finding
+        Friends the landlord and the friend once the friend card has been played."""
+        landlord = self.landlord or 0
+        if not self.friends_mode:
+            return frozenset({landlord, (landlord + 2) % SEATS})
+        joined = {self.friend_seat} if self.friend_seat is not None else set()
+        return frozenset({landlord, *joined})
+
     def is_attacker(self, seat: int) -> bool:
-        """Whether ``seat`` is on the point-collecting side (闲家)."""
-        return seat % 2 != self.declarers
+        """Whether ``seat`` is on the point-collecting side (闲家), as far as is public."""
+        return seat not in self.landlord_team()
 
     def bump(self, **changes: Any) -> ShengjiState:
         """A copy with ``changes`` and the version increased."""

@@ -1,9 +1,12 @@
 """Per-seat views: what a client at ``seat`` (``None``: a spectator) may see, as JSON.
 
-Private: each hand (only its owner sees it; others see counts), the kitty (only the
-landlord, from the moment it is taken; everyone once the hand is over). Public: bids,
+Private: each hand (only its owner sees it; others see counts), the kitty as dealt (only
+the landlord, from the moment it is taken), the cards buried so far (only the seat that
+buried them, the ``exchanger``: the landlord or, under ``kitty_theft``, the last thief);
+the buried cards are shown to everyone once the hand is over. Public: bids,
 flipped kitty cards, every played card and trick, failed throws with the attempted cards
-(the blocker only under ``reveal_throw_blocker``), points, levels.
+(the blocker only under ``reveal_throw_blocker``), points, levels; in Finding Friends the
+friend card and, once it is played, the friend (``landlord_team`` is the public side).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from paiju.engines.shengji.cards import RANK_NAME
+from paiju.engines.shengji.cards import LEVEL_NAME
 from paiju.engines.shengji.play import final_points
 from paiju.engines.shengji.state import ShengjiState
 
@@ -34,10 +37,13 @@ def build_view(
         "legal": legal,
         "options": dict(state.options),
         "hand_no": state.hand_no,
-        "levels": [RANK_NAME[v] for v in state.levels],
-        "level": RANK_NAME[state.level],
+        "levels": [LEVEL_NAME[v] for v in state.levels],
+        "level": LEVEL_NAME[state.level],
         "landlord": state.landlord,
-        "declarers": state.declarers if state.landlord is not None else None,
+        "exchanger": state.exchanger,
+        "declarers": _declarers(state),
+        "landlord_team": sorted(state.landlord_team()) if state.landlord is not None else [],
+        "friend": _friend(state),
         "trump_suit": state.trump_suit,
         "trump_set": state.trump_set,
         "bids": [{"seat": b.seat, "cards": [b.card] * b.count} for b in state.bids],
@@ -61,23 +67,41 @@ def build_view(
         "throw_failures": [_failure(f, state) for f in state.failures],
         "buried_count": len(state.buried),
     }
+    holder = state.exchanger if state.exchanger is not None else state.landlord
     if state.phase == "over" or (seat is not None and seat == state.landlord and state.kitty):
         view["kitty"] = list(state.kitty) if seat == state.landlord else []
+    if state.phase == "over" or (seat is not None and seat == holder and state.kitty):
         view["buried"] = list(state.buried)
     if state.phase == "over":
         view["result"] = {
             "attacker_points": final_points(state),
             "kitty_bonus": state.kitty_bonus,
             "scores": list(scores),
-            "levels_after": [RANK_NAME[v] for v in state.new_levels or state.levels],
+            "levels_after": [LEVEL_NAME[v] for v in state.new_levels or state.levels],
             "next_landlord": state.next_landlord,
-            "match_winner": state.match_winner,
+            "match_winner": list(state.match_seats) if state.match_seats else state.match_winner,
         }
     return view
 
 
+def _declarers(state: ShengjiState) -> int | None:
+    """The declaring team (0 or 1); ``None`` before a landlord and in Finding Friends."""
+    if state.landlord is None or state.friends_mode:
+        return None
+    return state.declarers
+
+
+def _friend(state: ShengjiState) -> dict[str, Any] | None:
+    """The named friend card (public) and the seat that played it, once it has."""
+    if state.friend is None:
+        return None
+    card, nth = state.friend
+    return {"cards": [card] * nth, "seen": state.friend_seen, "seat": state.friend_seat}
+
+
 def _failure(failure: Any, state: ShengjiState) -> dict[str, Any]:
     out = {
+        "code": "throw_blocked",
         "seat": failure.seat,
         "attempted": list(failure.attempted),
         "forced": list(failure.forced),
