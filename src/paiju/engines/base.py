@@ -144,6 +144,7 @@ class Engine(Protocol[S, A]):
 _REGISTRY: dict[str, str] = {
     "diu": "paiju.engines.diu.engine:DiuEngine",
     "dragon": "paiju.engines.dragon.engine:DragonEngine",
+    "mcr": "paiju.engines.mcr.engine:McrEngine",
     "shengji": "paiju.engines.shengji.engine:ShengjiEngine",
 }
 

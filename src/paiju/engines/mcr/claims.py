@@ -1,0 +1,208 @@
+"""Claim windows (吃碰杠和): a simultaneous decision of every seat that has a legal claim.
+
+After a discard, each other seat whose hand allows a claim is asked; the others are not.
+Answers are kept in the window (and out of other seats' views) until the last one arrives,
+then the window resolves: hu > kong = pung > chow. Several hu claims: the one nearest the
+discarder in turn order wins (截和, head bump) unless the ``multiple_win`` option lets all win.
+
+After an added kong (加杠) a rob window opens in which other seats may only hu on the added
+tile (抢杠和); a rob cancels the kong and the kong-maker pays as the discarder.
+
+On the last tile of the wall the discard may be claimed only for hu, and a kong needs a tile
+left for its replacement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from paiju.core.seats import Seat
+from paiju.engines.base import Event
+from paiju.engines.mcr.actions import CHI, GANG, HU, PASS, PENG, Action
+from paiju.engines.mcr.scoring import evaluate_win, payments
+from paiju.engines.mcr.state import (
+    BUGANG_MELD,
+    CHI_MELD,
+    CLAIM,
+    GANG_MELD,
+    OVER,
+    PENG_MELD,
+    ROB,
+    TURN,
+    McrState,
+    Meld,
+    Win,
+    Window,
+    evolve,
+)
+from paiju.engines.mcr.tiles import Tile, is_suited, tile_code
+from paiju.engines.mcr.wall import draw, put, remove_tiles, set_hand
+
+
+def _chow_middles(hand: tuple[Tile, ...], tile: Tile) -> list[Tile]:
+    """Middle tiles of every distinct chow ``tile`` completes with two tiles of ``hand``."""
+    if not is_suited(tile):
+        return []
+    out = []
+    for middle in (tile - 1, tile, tile + 1):
+        if middle // 9 != tile // 9 or not 1 <= middle % 9 <= 7:
+            continue
+        others = [t for t in (middle - 1, middle, middle + 1) if t != tile]
+        if all(o in hand for o in others):
+            out.append(middle)
+    return out
+
+
+def claim_options(state: McrState, seat: Seat, source: Seat, tile: Tile) -> set[Action]:
+    """Chow/pung/kong claims of ``seat`` on ``tile`` (hu is decided separately)."""
+    if not state.wall:
+        return set()  # the last discard may be claimed only for hu
+    hand = state.hands[seat]
+    acts: set[Action] = set()
+    held = hand.count(tile)
+    if held >= 2:
+        acts.add(Action(PENG))
+    if held == 3:
+        acts.add(Action(GANG))
+    if state.next_seat(source) == seat:
+        acts.update(Action(CHI, m) for m in _chow_middles(hand, tile))
+    return acts
+
+
+def _open(
+    state: McrState, source: Seat, tile: Tile, phase: str, robbed: bool, events: list[Event]
+) -> McrState:
+    """Open a window on ``tile``; with no eligible seat, resolve it at once."""
+    options: list[tuple[Seat, frozenset[Action]]] = []
+    wins: list[Win] = []
+    for seat in state.order:
+        if seat == source:
+            continue
+        acts = set() if robbed else claim_options(state, seat, source, tile)
+        if tile in state.waits[seat]:
+            win = evaluate_win(
+                state, seat, state.hands[seat], tile, source=source, robbed=robbed
+            )
+            if win is not None:
+                wins.append(win)
+                acts.add(Action(HU))
+        if acts:
+            options.append((seat, frozenset({*acts, Action(PASS)})))
+    window = Window(tile, source, tuple(options), (), tuple(wins))
+    state = evolve(state, phase=phase, current=source, window=window)
+    if not options:
+        return resolve(state, events)
+    return state
+
+
+def open_discard_window(
+    state: McrState, source: Seat, tile: Tile, events: list[Event]
+) -> McrState:
+    """The claim window on a discard."""
+    return _open(state, source, tile, CLAIM, False, events)
+
+
+def open_rob_window(state: McrState, source: Seat, tile: Tile, events: list[Event]) -> McrState:
+    """The rob-the-kong window on an added kong's tile (hu only)."""
+    return _open(state, source, tile, ROB, True, events)
+
+
+def respond(state: McrState, seat: Seat, action: Action, events: list[Event]) -> McrState:
+    """Record ``seat``'s (legal) answer; resolve once every eligible seat has answered."""
+    window = state.window
+    assert window is not None
+    window = replace(window, responses=(*window.responses, (seat, action)))
+    state = evolve(state, window=window)
+    # Private: others learn neither the answer nor that this seat was asked at all.
+    events.append(Event("claim", {"seat": seat, "action": _text(action)}, frozenset({seat})))
+    if window.waiting():
+        return state
+    return resolve(state, events)
+
+
+def _text(action: Action) -> str:
+    return action.kind if action.tile is None else f"{action.kind} {tile_code(action.tile)}"
+
+
+def _distance(state: McrState, source: Seat, seat: Seat) -> int:
+    return (state.order.index(seat) - state.order.index(source)) % 4
+
+
+def resolve(state: McrState, events: list[Event]) -> McrState:
+    """Close the window: the winning claim takes effect, or play moves on."""
+    window = state.window
+    assert window is not None
+    answers = dict(window.responses)
+    hu_seats = sorted((s for s, a in answers.items() if a.kind == HU),
+                      key=lambda s: _distance(state, window.source, s))
+    if hu_seats:
+        chosen = hu_seats if state.rules.multiple_win else hu_seats[:1]
+        wins = tuple(w for s in chosen if (w := window.win_of(s)) is not None)
+        return finish(state, wins, events)
+    if state.phase == ROB:
+        return _complete_added_kong(state, window, events)
+    for seat, action in answers.items():
+        if action.kind in (PENG, GANG):
+            return _take(state, window, seat, action, events)
+    for seat, action in answers.items():
+        if action.kind == CHI:
+            return _take(state, window, seat, action, events)
+    source = window.source
+    rivers = put(state.discards, source, (*state.discards[source], window.tile))
+    state = evolve(state, discards=rivers, window=None)
+    return draw(state, state.next_seat(source), events)
+
+
+def _take(
+    state: McrState, window: Window, seat: Seat, action: Action, events: list[Event]
+) -> McrState:
+    """Give the discard to ``seat`` for a chow, pung or melded kong."""
+    tile = window.tile
+    hand = state.hands[seat]
+    if action.kind == CHI:
+        assert action.tile is not None
+        middle = action.tile
+        for t in (middle - 1, middle, middle + 1):
+            if t != tile:
+                hand = remove_tiles(hand, t, 1)
+        meld = Meld(CHI_MELD, middle, tile - middle + 2)
+    else:
+        kong = action.kind == GANG
+        hand = remove_tiles(hand, tile, 3 if kong else 2)
+        kind = GANG_MELD if kong else PENG_MELD
+        meld = Meld(kind, tile, state.relative(seat, window.source))
+    events.append(Event(action.kind, {"seat": seat, "from": window.source,
+                                      "tile": tile_code(tile), "meld": _text(action)}))
+    melds = put(state.melds, seat, (*state.melds[seat], meld))
+    if meld.kind == GANG_MELD:
+        state = set_hand(state, seat, hand, melds=melds, window=None)
+        return draw(state, seat, events, replacement=True)
+    return set_hand(state, seat, hand, melds=melds, window=None, phase=TURN, current=seat,
+                    drawn=None, after_kong=False, turn_win=None)
+
+
+def _complete_added_kong(state: McrState, window: Window, events: list[Event]) -> McrState:
+    """Nobody robbed the kong: the pung becomes a kong and the maker draws a replacement."""
+    seat, tile = window.source, window.tile
+    melds = tuple(
+        Meld(BUGANG_MELD, m.tile, m.offer) if m.kind == PENG_MELD and m.tile == tile else m
+        for m in state.melds[seat]
+    )
+    state = evolve(state, melds=put(state.melds, seat, melds), window=None)
+    return draw(state, seat, events, replacement=True)
+
+
+def finish(state: McrState, wins: tuple[Win, ...], events: list[Event]) -> McrState:
+    """End the hand with ``wins``: the win tile joins each winner's hand, scores are paid."""
+    hands = state.hands
+    if state.window is not None and wins:
+        # The claimed tile joins the nearest winner's hand; under multiple win the other
+        # winners' Win records name it, so the 144 tiles stay accounted for exactly once.
+        first = wins[0].seat
+        hands = put(hands, first, tuple(sorted((*hands[first], wins[0].tile))))
+    result = payments(wins)
+    for win in wins:
+        events.append(Event("hu", {"seat": win.seat, "tile": tile_code(win.tile),
+                                   "from": win.source, "total": win.total}))
+    return evolve(state, hands=hands, phase=OVER, window=None, wins=wins, result=result,
+                   turn_win=None)

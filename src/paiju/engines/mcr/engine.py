@@ -1,0 +1,205 @@
+"""``McrEngine``: MCR mahjong (国标麻将) behind the paiju Engine protocol.
+
+Options (all optional, see ``configs/rooms/mcr.toml``):
+
+* ``multiple_win`` (bool, False): several hu claims on one discard all win (一炮多响) instead
+  of the head bump (截和) of competition practice.
+* ``concealed_and_melded_kong_5`` (bool, False): score a melded plus a concealed kong as the
+  5-point 明暗杠 instead of the literal 81-fan list's 1 + 2.
+* ``min_fan`` (int 0..88, 8): the minimum fans (flowers excluded) a hu must be worth.
+* ``rounds`` (int 1..4, 4): wind rounds in a match; each round is 4 hands.
+"""
+
+from __future__ import annotations
+
+from paiju.core.errors import GameOver, IllegalAction, InvalidOptions, NotYourTurn
+from paiju.core.rng import Rng
+from paiju.core.seats import Seat
+from paiju.engines.base import JSON, Event, MatchInfo, Options, Step
+from paiju.engines.mcr import actions as act
+from paiju.engines.mcr.actions import Action
+from paiju.engines.mcr.claims import respond
+from paiju.engines.mcr.match import hands_in_match, prevalent_wind, wind_order
+from paiju.engines.mcr.rules import apply_turn, turn_actions
+from paiju.engines.mcr.state import CLAIM, OVER, ROB, TURN, McrState, Rules, evolve
+from paiju.engines.mcr.view import build_view
+from paiju.engines.mcr.wall import deal, shuffled_wall
+
+_BOOL_OPTIONS = ("multiple_win", "concealed_and_melded_kong_5")
+_INT_OPTIONS = {"min_fan": (0, 88, 8), "rounds": (1, 4, 4)}
+
+
+def rules_of(options: Options) -> Rules:
+    """The ``Rules`` of normalized ``options``."""
+    return Rules(
+        multiple_win=bool(options["multiple_win"]),
+        concealed_and_melded_kong_5=bool(options["concealed_and_melded_kong_5"]),
+        min_fan=int(options["min_fan"]),
+        rounds=int(options["rounds"]),
+    )
+
+
+class McrEngine:
+    """The MCR rules as pure functions over ``McrState``."""
+
+    name = "mcr"
+
+    def __init__(self) -> None:
+        self._last_turn: tuple[McrState, frozenset[Action]] | None = None
+
+    def normalize_options(self, raw: Options) -> dict[str, JSON]:
+        """Every option with its default; ``InvalidOptions`` for unknown keys or bad values."""
+        unknown = sorted(set(raw) - set(_BOOL_OPTIONS) - set(_INT_OPTIONS))
+        if unknown:
+            raise InvalidOptions(f"unknown MCR options: {', '.join(unknown)}")
+        out: dict[str, JSON] = {}
+        for key in _BOOL_OPTIONS:
+            value = raw.get(key, False)
+            if not isinstance(value, bool):
+                raise InvalidOptions(f"option {key} must be true or false")
+            out[key] = value
+        for key, (low, high, default) in _INT_OPTIONS.items():
+            value = raw.get(key, default)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise InvalidOptions(f"option {key} must be an integer in {low}..{high}")
+            out[key] = value
+        return out
+
+    def seat_count(self, options: Options) -> int:
+        return 4
+
+    def initial_state(self, options: Options, rng: Rng, match: MatchInfo) -> McrState:
+        """Shuffle and deal hand ``match.hand`` of the match (winds from the hand index)."""
+        rules = rules_of(self.normalize_options(options))
+        state, _ = deal(
+            rules,
+            shuffled_wall(rng),
+            hand_index=match.hand,
+            prevalent=prevalent_wind(match.hand),
+            order=wind_order(match.hand),
+        )
+        return state
+
+    def version(self, state: McrState) -> int:
+        return state.version
+
+    def to_act(self, state: McrState) -> frozenset[Seat]:
+        if state.phase == TURN:
+            return frozenset({state.current})
+        if state.phase in (CLAIM, ROB) and state.window is not None:
+            return state.window.waiting()
+        return frozenset()
+
+    def legal_actions(self, state: McrState, seat: Seat) -> frozenset[Action]:
+        if seat not in self.to_act(state):
+            return frozenset()
+        if state.phase == TURN:
+            # One-entry identity cache: a view and the apply that follows it ask about the
+            # same state object; holding the reference keeps ``is`` meaningful.
+            last = self._last_turn
+            if last is not None and last[0] is state:
+                return last[1]
+            actions = turn_actions(state)
+            self._last_turn = (state, actions)
+            return actions
+        assert state.window is not None
+        return state.window.options_of(seat)
+
+    def apply(self, state: McrState, seat: Seat, action: Action) -> Step[McrState]:
+        """Validate and apply; ``NotYourTurn`` / ``IllegalAction`` / ``GameOver`` otherwise."""
+        if state.phase == OVER:
+            raise GameOver("the hand is over")
+        if seat not in self.to_act(state):
+            raise NotYourTurn(f"seat {seat} is not to act")
+        if action not in self.legal_actions(state, seat):
+            code = _illegal_code(state, seat, action)
+            raise IllegalAction(f"{act.format_action(action)} is not legal now", code=code)
+        events: list[Event] = []
+        if state.phase == TURN:
+            new = apply_turn(state, action, events)
+        else:
+            new = respond(state, seat, action, events)
+        return Step(evolve(new, version=state.version + 1), tuple(events))
+
+    def view(self, state: McrState, seat: Seat | None) -> dict[str, JSON]:
+        legal = self.legal_actions(state, seat) if seat is not None else frozenset()
+        return build_view(state, seat, self.to_act(state), legal)
+
+    def timeout_action(self, state: McrState, seat: Seat) -> Action:
+        """Pass in a claim window; in one's turn discard the drawn tile (摸切)."""
+        if state.phase in (CLAIM, ROB):
+            return Action(act.PASS)
+        tile = state.drawn if state.drawn is not None else state.hands[seat][-1]
+        return Action(act.DISCARD, tile)
+
+    def public_to_act(self, state: McrState) -> frozenset[Seat]:
+        """Whose turn it is is public; who is asked in a claim window is not (it would tell
+        everyone who can use the tile)."""
+        return frozenset() if state.phase in (CLAIM, ROB) else self.to_act(state)
+
+    def timer_kind(self, state: McrState, seat: Seat) -> str:
+        return "claim" if state.phase in (CLAIM, ROB) else "turn"
+
+    def is_terminal(self, state: McrState) -> bool:
+        return state.phase == OVER
+
+    def scores(self, state: McrState) -> tuple[int, ...]:
+        return state.result
+
+    def hand_stats(self, state: McrState) -> list[dict[str, float]]:
+        """Per seat: won the hand, won it self-drawn, dealt into a win."""
+        stats = []
+        for seat in range(4):
+            wins = [w for w in state.wins if w.seat == seat]
+            stats.append({
+                "win": 1.0 if wins else 0.0,
+                "self_drawn": 1.0 if any(w.source is None for w in wins) else 0.0,
+                "deal_in": 1.0 if any(w.source == seat for w in state.wins) else 0.0,
+            })
+        return stats
+
+    def carry(self, state: McrState) -> dict[str, JSON]:
+        """Informative: the hand dealt, its dealer and winds (the next hand derives its own)."""
+        return {
+            "hand": state.hand_index,
+            "dealer": state.dealer,
+            "prevalent_wind": state.prevalent,
+            "order": list(state.order),
+        }
+
+    def match_over(self, options: Options, match: MatchInfo) -> bool:
+        rules = rules_of(self.normalize_options(options))
+        return match.hand >= hands_in_match(rules.rounds)
+
+    def parse_action(self, text: str) -> Action:
+        return act.parse_action(text)
+
+    def format_action(self, action: Action) -> str:
+        return act.format_action(action)
+
+
+def _illegal_code(state: McrState, seat: Seat, action: Action) -> str:
+    """A rule-naming code for an action that is not legal now."""
+    kind = action.kind
+    if state.phase == TURN:
+        if kind in (act.CHI, act.PENG, act.GANG, act.PASS):
+            return "no_discard_to_claim"
+        if kind == act.DISCARD:
+            return "tile_not_in_hand"
+        if kind == act.HU:
+            return "not_a_winning_hand"
+        if not state.wall:
+            return "no_replacement_tile"
+        return "kong_not_possible"
+    if state.phase == ROB:
+        return "only_hu_on_added_kong"
+    if kind == act.CHI and state.window is not None and state.wall:
+        if state.next_seat(state.window.source) != seat:
+            return "chi_only_from_left"
+        return "chow_not_possible"
+    if kind == act.HU:
+        return "not_a_winning_hand"
+    if not state.wall:
+        return "last_tile_hu_only"
+    return "claim_not_possible"
+

@@ -1,0 +1,122 @@
+"""What one seat (or a spectator) sees of an MCR hand, as JSON data.
+
+A seat sees its own concealed tiles and drawn tile, its own pending claim, everyone's exposed
+melds, rivers and flowers, the wall count and whose turn it is. Concealed kongs of other seats
+are face down (``{"kind": "angang", "hidden": true}``) and other hands are only counted until
+the hand ends; then everything is revealed with each winner's fan breakdown and the scores.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from paiju.core.seats import Seat
+from paiju.engines.mcr.actions import Action, format_action
+from paiju.engines.mcr.state import ANGANG_MELD, OVER, McrState, Meld, Win
+from paiju.engines.mcr.tiles import Tile, tile_code
+
+WIND_CODES = ("F1", "F2", "F3", "F4")
+
+
+_CODES = tuple(tile_code(t) for t in range(42))
+
+
+def _codes(tiles: tuple[Tile, ...]) -> list[str]:
+    return list(_codes_of(tiles))
+
+
+@lru_cache(maxsize=4096)
+def _codes_of(tiles: tuple[Tile, ...]) -> tuple[str, ...]:
+    # Rivers and hands change a tile at a time and are viewed by every seat: memoise.
+    return tuple(_CODES[t] for t in tiles)
+
+
+def meld_json(meld: Meld, *, reveal: bool) -> dict[str, Any]:
+    """One meld; a concealed kong is face down unless ``reveal``."""
+    if meld.kind == ANGANG_MELD and not reveal:
+        return {"kind": ANGANG_MELD, "hidden": True}
+    return {
+        "kind": meld.kind,
+        "tile": tile_code(meld.tile),
+        "offer": meld.offer,
+        "tiles": _codes(meld.tiles()),
+    }
+
+
+def win_json(win: Win) -> dict[str, Any]:
+    """A winner's hand summary: tile, who paid as discarder, the fan breakdown."""
+    return {
+        "seat": win.seat,
+        "tile": tile_code(win.tile),
+        "from": win.source,
+        "self_drawn": win.source is None,
+        "robbed_kong": win.robbed,
+        "fans": [[name, points, count] for name, points, count in win.fans],
+        "total": win.total,
+    }
+
+
+def _player(state: McrState, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+    over = state.phase == OVER
+    data: dict[str, Any] = {
+        "seat": seat,
+        "wind": WIND_CODES[state.seat_wind(seat)],
+        "melds": [meld_json(m, reveal=over or seat == viewer) for m in state.melds[seat]],
+        "flowers": _codes(state.flowers[seat]),
+        "flower_count": len(state.flowers[seat]),
+        "discards": _codes(state.discards[seat]),
+        "concealed_count": len(state.hands[seat]),
+    }
+    if over:
+        data["hand"] = _codes(state.hands[seat])
+    return data
+
+
+def _visible_to_act(state: McrState, viewer: Seat | None, to_act: frozenset[Seat]) -> list[int]:
+    """Whose decision the table waits for, as far as ``viewer`` may know.
+
+    In a claim window only the seats with a legal claim are asked; telling everyone who they
+    are would reveal that those hands can use the tile, so a viewer sees only itself there.
+    """
+    if state.window is None:
+        return sorted(to_act)
+    return [viewer] if viewer is not None and viewer in to_act else []
+
+
+def build_view(
+    state: McrState, viewer: Seat | None, to_act: frozenset[Seat], legal: frozenset[Action]
+) -> dict[str, Any]:
+    """The JSON view of ``state`` for ``viewer`` (None = spectator)."""
+    view: dict[str, Any] = {
+        "variant": "mcr",
+        "version": state.version,
+        "seat": viewer,
+        "phase": state.phase,
+        "hand_index": state.hand_index,
+        "prevalent_wind": WIND_CODES[state.prevalent],
+        "dealer": state.dealer,
+        "order": list(state.order),
+        "current": state.current,
+        "to_act": _visible_to_act(state, viewer, to_act),
+        "wall_count": len(state.wall),
+        "players": [_player(state, s, viewer) for s in range(4)],
+        "legal": sorted(format_action(a) for a in legal),
+    }
+    if viewer is not None:
+        view["hand"] = _codes(state.hands[viewer])
+        own_turn = state.current == viewer and state.drawn is not None and state.phase == "turn"
+        view["drawn"] = tile_code(state.drawn) if own_turn and state.drawn is not None else None
+    window = state.window
+    if window is not None:
+        view["claim"] = {"tile": tile_code(window.tile), "from": window.source,
+                         "kind": state.phase}
+        mine = dict(window.responses).get(viewer) if viewer is not None else None
+        view["claim"]["answered"] = format_action(mine) if mine is not None else None
+    if state.phase == OVER:
+        view["result"] = {
+            "wins": [win_json(w) for w in state.wins],
+            "scores": list(state.result),
+            "exhaustive_draw": not state.wins,
+        }
+    return view
