@@ -9,6 +9,16 @@ Conventions that let a variant plug in by touching only its own package plus one
 * ``paiju.engines.<variant>`` — the engine, registered here as ``"module:Class"``.
 * ``paiju.engines.<variant>.judge`` — ``answer(request: dict) -> dict`` for ``paiju judge``.
 * ``paiju.bots.<variant>`` — ``make_bot(level: int, rng: Rng) -> Bot`` (see ``paiju.bots``).
+
+Optional engine methods the table and self-play use when present:
+
+* ``timer_kind(state, seat) -> str`` — which timer of the room preset's ``[timers]`` applies
+  ("turn", "claim", "bid", ...); without it every decision is a "turn".
+* ``public_to_act(state) -> frozenset[Seat]`` — the waiting seats everyone may know about;
+  without it all of ``to_act`` is public. Claim windows return less, because who is asked
+  reveals who can use the tile.
+* ``hand_stats(state) -> list[dict[str, float]]`` — per-seat figures of a finished hand
+  (win, deal-in, ...) that the self-play report averages per bot level.
 """
 
 from __future__ import annotations
