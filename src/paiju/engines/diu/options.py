@@ -6,103 +6,82 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from paiju.core.errors import InvalidOptions
+from paiju.core.options import Option, choice, custom, flag, int_range, normalize_options
 from paiju.engines.diu.cards import profile
 
 CALL_RANKS = ("chi", "kuai", "kuai_shui", "hard_dui", "ying_shui", "diu")
-
-DEFAULTS: dict[str, Any] = {
-    "players": 3,  # 3, or 4 with an idle 闲家 D each hand
-    "deck_profile": "zipai80",  # A1: zipai80 | chuanpai84 | poker54
-    "wild_count": 4,  # A1: 听用 cards added to the deck, 0-10
-    "deal_sizes": [],  # A2: [A, B, C]; [] = auto (21/20/20 for an 84-card deck)
-    "chi_shapes": [],  # §2.3: 吃 shapes allowed; [] = every shape of the profile
-    "wild_in_chi": False,  # §2.3: may a 听用 stand in a 吃
-    "natural_four_level": 4,  # §2.3: a natural four is 4 (硬水) | 3 (筷水) | 0 (no meld)
-    "diu_requires_complete_hand": True,  # §2.3/S5: the rest of the hand must split into melds
-    "diu_min_points": 0,  # §2.3: melds a 丢 hand needs at least (per_meld count), 0-20
-    "chi_on_draw": "drawer_and_next",  # A3: drawer_and_next | next_only | any
-    "diu_on_discard": False,  # A4 / S11
-    "forfeit_fallback": "next_highest_claim",  # A5: next_highest_claim | reopen_after_forfeiter
-    "poll_mode": "sequential",  # A12: sequential | parallel
-    "offer_calls": "hand",  # A12: hand (every call the hand allows) | above_standing (reveals)
-    "silent_seats": "ask",  # ask every polled seat | skip seats that can only pass (reveals)
-    "allow_upgrade_exposed_meld": True,  # A13: 硬水 by adding the card to an exposed 对/筷
-    "timeout_discard": "rightmost",  # A6: rightmost | random
-    "dead_card_visible": True,  # A7: dead cards shown face up (else only counted)
-    "head_rotation": "clockwise",  # A11: clockwise | winner
-    "shuffle": "fisher_yates",  # A-S2: fisher_yates | seed_riffle
-    "riffle_passes": 3,  # A-S1: passes of the seed riffle, 1-20
-    "riffle_max_offset": 9,  # A-S1: the cut moves by a random 0..offset, 0-20
-    "prefetch_mode": "none",  # A-D2: none | encrypted (never plain)
-    "prefetch_batch": 10,  # S22: stock cards pushed per batch
-    "prefetch_refill_at": 3,  # A-D1: push the next batch when this many or fewer are buffered
-    "scoring": "per_meld",  # Q9: per_meld | flat
-    "score_unit": 1,  # points per unit
-    "match_hands": 0,  # hands in a match; 0 = one per player
-}
-
-
-def _choice(*values: Any) -> Callable[[Any], bool]:
-    return lambda v: v in values and type(v) is type(values[0])
-
-
-def _int_range(lo: int, hi: int) -> Callable[[Any], bool]:
-    return lambda v: type(v) is int and lo <= v <= hi
-
-
-def _bool(v: Any) -> bool:
-    return type(v) is bool
 
 
 def _int_list(v: Any) -> bool:
     return isinstance(v, list | tuple) and all(type(x) is int and x >= 1 for x in v)
 
 
-_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "players": _choice(3, 4),
-    "deck_profile": _choice("zipai80", "chuanpai84", "poker54"),
-    "wild_count": _int_range(0, 10),
-    "deal_sizes": lambda v: _int_list(v) and len(v) in (0, 3),
-    "chi_shapes": lambda v: isinstance(v, list | tuple) and all(isinstance(x, str) for x in v),
-    "wild_in_chi": _bool,
-    "natural_four_level": _choice(4, 3, 0),
-    "diu_requires_complete_hand": _bool,
-    "diu_min_points": _int_range(0, 20),
-    "chi_on_draw": _choice("drawer_and_next", "next_only", "any"),
-    "diu_on_discard": _bool,
-    "forfeit_fallback": _choice("next_highest_claim", "reopen_after_forfeiter"),
-    "poll_mode": _choice("sequential", "parallel"),
-    "offer_calls": _choice("hand", "above_standing"),
-    "silent_seats": _choice("ask", "skip"),
-    "allow_upgrade_exposed_meld": _bool,
-    "timeout_discard": _choice("rightmost", "random"),
-    "dead_card_visible": _bool,
-    "head_rotation": _choice("clockwise", "winner"),
-    "shuffle": _choice("fisher_yates", "seed_riffle"),
-    "riffle_passes": _int_range(1, 20),
-    "riffle_max_offset": _int_range(0, 20),
-    "prefetch_mode": _choice("none", "encrypted"),
-    "prefetch_batch": _int_range(1, 100),
-    "prefetch_refill_at": _int_range(0, 99),
-    "scoring": _choice("per_meld", "flat"),
-    "score_unit": _int_range(1, 1000),
-    "match_hands": _int_range(0, 1000),
+def _deal_sizes(v: Any) -> bool:
+    return _int_list(v) and len(v) in (0, 3)
+
+
+def _str_list(v: Any) -> bool:
+    return isinstance(v, list | tuple) and all(isinstance(x, str) for x in v)
+
+
+#: Every option: its default (first), what it accepts, and the rule it comes from.
+_SPECS: dict[str, Option] = {
+    # 3, or 4 with an idle 闲家 D each hand
+    "players": choice(3, 3, 4),
+    # A1: the deck profile and the 听用 cards added to it
+    "deck_profile": choice("zipai80", "zipai80", "chuanpai84", "poker54"),
+    "wild_count": int_range(4, 0, 10),
+    # A2: [A, B, C]; [] = auto (21/20/20 for an 84-card deck)
+    "deal_sizes": custom([], _deal_sizes, "a list of three positive integers, or []"),
+    # §2.3: 吃 shapes allowed ([] = every shape of the profile); may a 听用 stand in a 吃
+    "chi_shapes": custom([], _str_list, "a list of 吃 shape names, or []"),
+    "wild_in_chi": flag(False),
+    # §2.3: a natural four is 4 (硬水) | 3 (筷水) | 0 (no meld)
+    "natural_four_level": choice(4, 4, 3, 0),
+    # §2.3/S5: the rest of a 丢 hand must split into melds; melds it needs at least
+    "diu_requires_complete_hand": flag(True),
+    "diu_min_points": int_range(0, 0, 20),
+    # A3, A4/S11, A5: who may 吃 a drawn card; 丢 on a discard; where a forfeited card goes
+    "chi_on_draw": choice("drawer_and_next", "drawer_and_next", "next_only", "any"),
+    "diu_on_discard": flag(False),
+    "forfeit_fallback": choice(
+        "next_highest_claim", "next_highest_claim", "reopen_after_forfeiter"
+    ),
+    # A12: polling; offering only calls above the standing one, or skipping seats that can
+    # only pass, reveals the standing call — both off by default
+    "poll_mode": choice("sequential", "sequential", "parallel"),
+    "offer_calls": choice("hand", "hand", "above_standing"),
+    "silent_seats": choice("ask", "ask", "skip"),
+    # A13: 硬水 by adding the card to an exposed 对/筷
+    "allow_upgrade_exposed_meld": flag(True),
+    # A6, A7, A11: timeout discard; dead cards face up (else only counted); head rotation
+    "timeout_discard": choice("rightmost", "rightmost", "random"),
+    "dead_card_visible": flag(True),
+    "head_rotation": choice("clockwise", "clockwise", "winner"),
+    # A-S1/A-S2: the shuffle, and the seed riffle's passes and cut offset
+    "shuffle": choice("fisher_yates", "fisher_yates", "seed_riffle"),
+    "riffle_passes": int_range(3, 1, 20),
+    "riffle_max_offset": int_range(9, 0, 20),
+    # S22, A-D1, A-D2: stock prefetch (never plain), batch size, refill threshold
+    "prefetch_mode": choice("none", "none", "encrypted"),
+    "prefetch_batch": int_range(10, 1, 100),
+    "prefetch_refill_at": int_range(3, 0, 99),
+    # Q9: scoring per meld or flat, points per unit; hands per match (0 = one per player)
+    "scoring": choice("per_meld", "per_meld", "flat"),
+    "score_unit": int_range(1, 1, 1000),
+    "match_hands": int_range(0, 0, 1000),
 }
+#: Every option with its default value.
+DEFAULTS: dict[str, Any] = {name: spec.default for name, spec in _SPECS.items()}
 
 
 def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     """Every option with defaults filled in; ``InvalidOptions`` for unknown keys or values."""
-    unknown = sorted(set(raw) - set(DEFAULTS))
-    if unknown:
-        raise InvalidOptions(f"unknown diu options: {', '.join(unknown)}", code="invalid_options")
-    opts = {**DEFAULTS, **raw}
-    for key, check in _CHECKS.items():
-        if not check(opts[key]):
-            raise InvalidOptions(f"bad value for {key}: {opts[key]!r}", code="invalid_options")
+    opts = normalize_options("diu", raw, _SPECS)
     prof = profile(opts["deck_profile"])
     bad_shapes = sorted(set(opts["chi_shapes"]) - set(prof.shape_names()))
     if bad_shapes:

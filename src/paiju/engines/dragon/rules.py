@@ -10,34 +10,30 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from paiju.core.errors import InvalidOptions
+from paiju.core.options import Option, choice, flag, int_range
+from paiju.core.options import normalize_options as normalize
+
+VARIANT = "dragon"
 
 PAIR_SETS = ("paigow", "civil", "civil+geejoon")
 SINGLE_POINTS = ("mod10", "raw")
 SINGLE_RANKS = ("wikipedia", "geejoon_lowest")
 SCORINGS = ("submitted", "best")
 
-#: Every option with its default value.
-DEFAULTS: dict[str, Any] = {
-    "seats": 4,
-    "hands": 4,
-    "specials": False,
-    "pair_set": "paigow",
-    "single_points": "mod10",
-    "single_rank": "wikipedia",
-    "zero_tiebreak": False,
-    "gee_joon_wild": False,
-    "scoring": "submitted",
-}
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "pair_set": PAIR_SETS,
-    "single_points": SINGLE_POINTS,
-    "single_rank": SINGLE_RANKS,
-    "scoring": SCORINGS,
+_SPECS: dict[str, Option] = {
+    "seats": int_range(4, 2, 4),
+    "hands": int_range(4, 1, 1000),
+    "specials": flag(False),
+    "pair_set": choice("paigow", *PAIR_SETS),
+    "single_points": choice("mod10", *SINGLE_POINTS),
+    "single_rank": choice("wikipedia", *SINGLE_RANKS),
+    "zero_tiebreak": flag(False),
+    "gee_joon_wild": flag(False),
+    "scoring": choice("submitted", *SCORINGS),
 }
-_FLAGS = ("specials", "zero_tiebreak", "gee_joon_wild")
-_INT_RANGES: dict[str, tuple[int, int]] = {"seats": (2, 4), "hands": (1, 1000)}
+#: Every option with its default value.
+DEFAULTS: dict[str, Any] = {name: spec.default for name, spec in _SPECS.items()}
 
 
 @dataclass(frozen=True)
@@ -55,31 +51,9 @@ class ScoringOptions:
 DEFAULT_SCORING = ScoringOptions()
 
 
-def _check(key: str, value: Any) -> None:
-    if key in _FLAGS:
-        if not isinstance(value, bool):
-            raise InvalidOptions(f"option {key!r} must be true or false, not {value!r}")
-    elif key in _CHOICES:
-        if value not in _CHOICES[key]:
-            allowed = ", ".join(_CHOICES[key])
-            raise InvalidOptions(f"option {key!r} must be one of {allowed}, not {value!r}")
-    else:
-        low, high = _INT_RANGES[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidOptions(f"option {key!r} must be an integer {low}-{high}, not {value!r}")
-
-
 def normalize_options(raw: Mapping[str, Any]) -> dict[str, Any]:
     """Every option with defaults filled in; ``InvalidOptions`` for unknown keys or values."""
-    unknown = sorted(set(raw) - set(DEFAULTS))
-    if unknown:
-        known = ", ".join(DEFAULTS)
-        raise InvalidOptions(f"unknown dragon option(s) {', '.join(unknown)}; known: {known}")
-    options = dict(DEFAULTS)
-    options.update(raw)
-    for key, value in options.items():
-        _check(key, value)
-    return options
+    return normalize(VARIANT, raw, _SPECS)
 
 
 def scoring_options(raw: Mapping[str, Any]) -> ScoringOptions:

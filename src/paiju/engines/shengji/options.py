@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paiju.core.errors import InvalidOptions
+from paiju.core.options import choice, normalize_options
 from paiju.engines.shengji.order import TrumpContext, trump_context
 
 #: name -> (default, allowed values); an empty tuple of values means "an int in range".
@@ -54,18 +54,13 @@ CHOICES: dict[str, tuple[Any, tuple[Any, ...]]] = {
 }
 
 
+#: The same table as declarative specs (default first, then the allowed values).
+SPECS = {name: choice(default, *allowed) for name, (default, allowed) in CHOICES.items()}
+
+
 def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     """Every option with defaults filled in; ``InvalidOptions`` for unknown keys or values."""
-    unknown = sorted(set(raw) - set(CHOICES))
-    if unknown:
-        raise InvalidOptions(f"unknown shengji option(s): {', '.join(unknown)}")
-    out: dict[str, Any] = {}
-    for name, (default, allowed) in CHOICES.items():
-        value = raw.get(name, default)
-        if type(value) is not type(default) or value not in allowed:
-            raise InvalidOptions(f"option {name} must be one of {list(allowed)}, not {value!r}")
-        out[name] = value
-    return out
+    return normalize_options("shengji", raw, SPECS)
 
 
 def context(level: int, suit: str | None, options: Mapping[str, Any]) -> TrumpContext:
