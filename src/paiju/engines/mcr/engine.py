@@ -45,6 +45,14 @@ class McrEngine:
     name = "mcr"
 
     def __init__(self) -> None:
+        # A one-entry memo of ``turn_actions`` (a pure function of the state), not game state:
+        # a view, a bot's choice and the apply that follows all ask about the same state
+        # object. It is safe without locks or per-table instances (although ``get_engine``
+        # gives every room its own engine): the key is the state's identity, and the entry
+        # holds a strong reference to that immutable state, so an ``is`` hit can only be the
+        # very state the actions were computed for; the entry is replaced by one atomic
+        # assignment, so interleaved callers can only miss, never read a wrong answer.
+        # A functools.lru_cache keyed on the state would hash the whole wall on every call.
         self._last_turn: tuple[McrState, frozenset[Action]] | None = None
 
     def normalize_options(self, raw: Options) -> dict[str, JSON]:
@@ -94,8 +102,7 @@ class McrEngine:
         if seat not in self.to_act(state):
             return frozenset()
         if state.phase == TURN:
-            # One-entry identity cache: a view and the apply that follows it ask about the
-            # same state object; holding the reference keeps ``is`` meaningful.
+            # The identity memo described in ``__init__``.
             last = self._last_turn
             if last is not None and last[0] is state:
                 return last[1]

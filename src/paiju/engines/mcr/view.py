@@ -1,6 +1,7 @@
 """What one seat (or a spectator) sees of an MCR hand, as JSON data.
 
-A seat sees its own concealed tiles and drawn tile, its own pending claim, everyone's exposed
+A seat sees its own concealed tiles and drawn tile, the tiles that would complete its hand
+(``winning_tiles``, a client hint), its own pending claim, everyone's exposed
 melds, rivers and flowers, the wall count and whose turn it is. Concealed kongs of other seats
 are face down (``{"kind": "angang", "hidden": true}``) and other hands are only counted until
 the hand ends; then everything is revealed with each winner's fan breakdown and the scores.
@@ -84,6 +85,14 @@ def _visible_to_act(state: McrState, viewer: Seat | None, to_act: frozenset[Seat
     return [viewer] if viewer is not None and viewer in to_act else []
 
 
+def _winning_tiles(state: McrState, viewer: Seat) -> list[str] | None:
+    """The client hint: every tile that would complete ``viewer``'s hand (8 fans or not),
+    while it holds 3n+1 tiles; ``None`` while it holds 3n+2 (its own turn)."""
+    if len(state.hands[viewer]) % 3 != 1:
+        return None
+    return [_CODES[t] for t in sorted(state.waits[viewer])]
+
+
 def build_view(
     state: McrState, viewer: Seat | None, to_act: frozenset[Seat], legal: frozenset[Action]
 ) -> dict[str, Any]:
@@ -105,6 +114,7 @@ def build_view(
     }
     if viewer is not None:
         view["hand"] = _codes(state.hands[viewer])
+        view["winning_tiles"] = _winning_tiles(state, viewer)
         own_turn = state.current == viewer and state.drawn is not None and state.phase == "turn"
         view["drawn"] = tile_code(state.drawn) if own_turn and state.drawn is not None else None
     window = state.window
