@@ -12,7 +12,8 @@ Options (all optional, see ``configs/rooms/mcr.toml``):
 
 from __future__ import annotations
 
-from paiju.core.errors import GameOver, IllegalAction, InvalidOptions, NotYourTurn
+from paiju.core.errors import GameOver, IllegalAction, NotYourTurn
+from paiju.core.options import Option, flag, int_range, normalize_options
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import JSON, Event, MatchInfo, Options, Step
@@ -25,8 +26,14 @@ from paiju.engines.mcr.state import CLAIM, OVER, ROB, TURN, McrState, Rules, evo
 from paiju.engines.mcr.view import build_view
 from paiju.engines.mcr.wall import deal, shuffled_wall
 
-_BOOL_OPTIONS = ("multiple_win", "concealed_and_melded_kong_5")
-_INT_OPTIONS = {"min_fan": (0, 88, 8), "rounds": (1, 4, 4)}
+#: Table options (rules/mcr.md): head bump or multiple win; the 明暗杠 = 5 reading; the fan
+#: minimum (without flowers); prevalent-wind rounds per match (4 hands each).
+_OPTIONS: dict[str, Option] = {
+    "multiple_win": flag(False),
+    "concealed_and_melded_kong_5": flag(False),
+    "min_fan": int_range(8, 0, 88),
+    "rounds": int_range(4, 1, 4),
+}
 
 
 def rules_of(options: Options) -> Rules:
@@ -57,21 +64,7 @@ class McrEngine:
 
     def normalize_options(self, raw: Options) -> dict[str, JSON]:
         """Every option with its default; ``InvalidOptions`` for unknown keys or bad values."""
-        unknown = sorted(set(raw) - set(_BOOL_OPTIONS) - set(_INT_OPTIONS))
-        if unknown:
-            raise InvalidOptions(f"unknown MCR options: {', '.join(unknown)}")
-        out: dict[str, JSON] = {}
-        for key in _BOOL_OPTIONS:
-            value = raw.get(key, False)
-            if not isinstance(value, bool):
-                raise InvalidOptions(f"option {key} must be true or false")
-            out[key] = value
-        for key, (low, high, default) in _INT_OPTIONS.items():
-            value = raw.get(key, default)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise InvalidOptions(f"option {key} must be an integer in {low}..{high}")
-            out[key] = value
-        return out
+        return normalize_options("mcr", raw, _OPTIONS)
 
     def seat_count(self, options: Options) -> int:
         return 4
