@@ -106,3 +106,24 @@ def test_replay_prints_a_stored_game(
 
 def test_judge_refuses_an_unknown_variant() -> None:
     assert run_judge("nosuchgame", io.StringIO(""), io.StringIO()) == 2
+
+
+def test_judge_answers_every_line_and_reports_bad_ones() -> None:
+    lines = io.StringIO(
+        '{"id": 1, "kind": "solve", "tiles": ["66","66","16","46","44","45","35","11"]}\n'
+        "not json\n"
+        "[1, 2]\n"
+        '{"id": 4, "kind": "solve", "tiles": ["66"]}\n'
+        "\n"
+        '{"id": 5, "kind": "showdown", "hands": [["66","66","16","46","44","45","35","11"],'
+        ' ["11","22","33","55","13","56","15","12"]]}\n'
+    )
+    out = io.StringIO()
+    assert run_judge("dragon", lines, out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == [1, None, None, 4, 5]
+    assert answers[0]["category"] == "pair" and answers[0]["leftover"] == ["66", "66"]
+    assert "not valid JSON" in answers[1]["error"]
+    assert "JSON object" in answers[2]["error"]
+    assert "8 tiles" in answers[3]["error"]
+    assert answers[4] == {"id": 5, "winner": 0}

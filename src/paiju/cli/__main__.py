@@ -164,7 +164,10 @@ def run_judge(variant: str, lines: TextIO, out: TextIO) -> int:
             continue
         request: Any = None
         try:
-            request = json.loads(line)
+            try:
+                request = json.loads(line)
+            except ValueError as exc:
+                raise ValueError(f"the line is not valid JSON: {exc}") from exc
             if not isinstance(request, dict):
                 raise ValueError("each line must be a JSON object")
             answer = judge.answer(request)
