@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from paiju.engines.mcr.hand import (
     Pack,
+    group_shape,
     honors_and_knitted,
     is_complete,
     is_complete_counts,
@@ -134,6 +135,59 @@ def test_fast_check_agrees_with_reference() -> None:
             hand[rng.randrange(len(hand))] = rng.randrange(34)
         c = counts(hand)
         assert is_complete_counts(c) == _reference_complete(c), hand
+
+
+def test_fast_check_on_random_draws_and_inputs() -> None:
+    # random draws of every size (mostly not complete), as a list, bytes and a bytearray
+    rng = random.Random(12)
+    wall = [t for t in range(34) for _ in range(4)]
+    for _ in range(4000):
+        c = counts(rng.sample(wall, rng.choice([2, 5, 8, 11, 14])))
+        expected = _reference_complete(c)
+        assert is_complete_counts(c) == expected, c
+        assert is_complete_counts(bytes(c)) == expected
+        assert is_complete_counts(bytearray(c)) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["W11111 W234 T456 B789", "W55555 W55 T22 B33 B66", "F11111 W123 T456 B789"],
+)
+def test_more_than_four_copies_never_complete(text: str) -> None:
+    c = counts(tiles(text))
+    assert not is_complete_counts(c)
+    assert not _reference_complete(c)
+
+
+def _brute_shape(c: list[int], honors: bool) -> int:
+    """1 sets only / 2 sets and a pair / 0 neither, by trying every set at the lowest tile."""
+
+    def sets(c: list[int]) -> bool:
+        i = next((i for i, n in enumerate(c) if n), -1)
+        if i < 0:
+            return True
+        if c[i] >= 3 and sets([*c[:i], c[i] - 3, *c[i + 1 :]]):
+            return True
+        if not honors and i < len(c) - 2 and c[i + 1] and c[i + 2]:
+            w = list(c)
+            w[i] -= 1
+            w[i + 1] -= 1
+            w[i + 2] -= 1
+            return sets(w)
+        return False
+
+    if sets(c):
+        return 1
+    paired = any(n >= 2 and sets([*c[:i], n - 2, *c[i + 1 :]]) for i, n in enumerate(c))
+    return 2 if paired else 0
+
+
+def test_group_shape_matches_brute_force() -> None:
+    rng = random.Random(13)
+    for _ in range(3000):
+        honors = rng.random() < 0.25
+        c = [rng.choice([0, 0, 0, 1, 1, 2, 3, 4, 6]) for _ in range(7 if honors else 9)]
+        assert group_shape(list(c), honors) == _brute_shape(c, honors), (c, honors)
 
 
 def test_pack_tiles() -> None:

@@ -19,9 +19,16 @@ from itertools import compress
 from typing import NamedTuple
 
 from paiju.engines.mcr import fans_table as F
-from paiju.engines.mcr.fans_adjust import CHOW, FLAGS, KONG, PAIR, PUNG
+from paiju.engines.mcr.fans_adjust import CHOW, FLAGS, KONG, PUNG
 from paiju.engines.mcr.fans_regular import HandInfo, Set, base_table, score_division
-from paiju.engines.mcr.fans_shape import MASK, group_divisions, group_unique_wait, groups_of
+from paiju.engines.mcr.fans_shape import (
+    GROUP_KEYS,
+    MASK,
+    RECORDS,
+    group_divisions,
+    group_unique_wait,
+    groups_of,
+)
 from paiju.engines.mcr.fans_special import (
     honors_and_knitted,
     knitted_straight,
@@ -93,18 +100,20 @@ def evaluate(ctx: WinContext) -> FanResult | None:
         return None
     flowers = ctx.flowers
     table[FLOWER_TILES] = flowers  # no fan count writes this slot
-    fans = []
+    fans = [
+        _ONCE[i] if table[i] == 1 else (_NAMES[i], _POINTS[i], table[i])
+        for i in compress(_IDS, table)
+    ]
     total = 0
-    for i in compress(_IDS, table):
-        n = table[i]
-        points = _POINTS[i]
+    for _name, points, n in fans:
         total += points * n
-        fans.append((_NAMES[i], points, n))
     without = total - flowers * _POINTS[FLOWER_TILES]
     return FanResult(tuple(fans), without + flowers, without)
 
 
 _IDS, _NAMES, _POINTS = F.IDS, F.NAMES, F.POINTS
+_ONCE = tuple((name, points, 1) for name, points in zip(_NAMES, _POINTS, strict=True))
+"""Each fan's (name, points, 1) entry, shared: most fans count once."""
 
 
 def _hand_info(ctx: WinContext) -> HandInfo:
@@ -114,22 +123,22 @@ def _hand_info(ctx: WinContext) -> HandInfo:
     for t in ctx.hand:
         counts[t] += 1
     counts[win] += 1
-    groups = groups_of(counts)
+    k0, k1, k2, k3 = GROUP_KEYS(counts)
+    try:  # ``groups_of``, inlined: this runs once per evaluation
+        groups = _R0[k0], _R1[k1], _R2[k2], _R3[k3]
+    except KeyError:
+        groups = groups_of(counts)
     mask = groups[0][MASK] | groups[1][MASK] | groups[2][MASK] | groups[3][MASK]
     standing = bytes(counts)
     fixed: tuple[Set, ...] = ()
-    fixed_counts = _NO_COUNTS
+    merged = standing
     kongs = melded = 0
     if ctx.packs:
         sets = []
-        fixed_counts = [0] * 34
         for p in ctx.packs:
             t = p.tile
             kind = p.kind
             if kind == "CHI":
-                fixed_counts[t - 1] += 1
-                fixed_counts[t] += 1
-                fixed_counts[t + 1] += 1
                 counts[t - 1] += 1
                 counts[t] += 1
                 counts[t + 1] += 1
@@ -137,29 +146,30 @@ def _hand_info(ctx: WinContext) -> HandInfo:
                 sets.append((CHOW, t, p.offer != 0))
             else:
                 n = _PUNG_SIZES[kind]  # KeyError on an unknown kind, as before
-                fixed_counts[t] += n
                 counts[t] += n
                 mask |= 1 << t
                 kongs += n == 4
                 sets.append((PUNG if n == 3 else KONG, t, p.offer != 0))
             melded += p.offer != 0
         fixed = tuple(sets)
-    hog = counts.count(4) - kongs  # ``counts`` now holds the packs too
+        merged = bytes(counts)  # ``counts`` now holds the packs too
+    hog = merged.count(4) - kongs
+    packed_win = merged[win] - standing[win]  # copies of the win tile in the packs
     last_tile = ctx.fourth_tile
     if standing[win] != 1:
         last_tile = False
-    if fixed_counts[win] == 3:
+    if packed_win == 3:
         last_tile = True
     about_kong = ctx.about_kong
     if about_kong:
         # a replacement tile needs a kong; a robbed tile is the only copy the winner touches
-        untouched = fixed_counts[win] == 0 and standing[win] == 1
+        untouched = packed_win == 0 and standing[win] == 1
         about_kong = kongs > 0 if ctx.self_drawn else untouched
     code = ctx.self_drawn + 2 * last_tile + 4 * about_kong + 8 * ctx.wall_last
     return HandInfo(
         fixed,
         standing,
-        tuple(fixed_counts),
+        merged,
         mask.bit_count(),
         mask,
         win,
@@ -172,7 +182,7 @@ def _hand_info(ctx: WinContext) -> HandInfo:
     )
 
 
-_NO_COUNTS = [0] * 34
+_R0, _R1, _R2, _R3 = RECORDS
 
 
 _PUNG_SIZES = {"PENG": 3, "GANG": 4}
@@ -205,7 +215,20 @@ def _best_table(info: HandInfo, hand_len: int) -> list[int] | None:
     if not found:
         return special
     if special is None and len(found) == 1:
-        return score_division(found[0], info, _unique_wait(info, found, hand_len))
+        packs = found[0]
+        win = info.win
+        # ``_unique_wait`` of one arrangement, inlined (the common case)
+        if hand_len == 1:
+            unique = True
+        elif packs[-1][1] == win:  # the pair
+            unique = group_unique_wait(info.groups, info.standing, hand_len, win)
+        else:
+            unique = False
+            for kind, tile, _m in packs[len(info.fixed) : -1]:
+                if kind == CHOW and tile - 1 <= win <= tile + 1:
+                    unique = group_unique_wait(info.groups, info.standing, hand_len, win)
+                    break
+        return score_division(packs, info, unique)
     unique_wait = _unique_wait(info, found, hand_len)
     best = special
     best_points = F.table_points(special) if special else 0
@@ -229,7 +252,9 @@ def _unique_wait(info: HandInfo, found: list[tuple[Set, ...]], hand_len: int) ->
     win = info.win
     nfixed = len(info.fixed)
     for packs in found:
-        for kind, tile, _m in packs[nfixed:]:
-            if (kind == CHOW and tile - 1 <= win <= tile + 1) or (kind == PAIR and tile == win):
+        if packs[-1][1] == win:  # the pair
+            return group_unique_wait(info.groups, info.standing, hand_len, win)
+        for kind, tile, _m in packs[nfixed:-1]:
+            if kind == CHOW and tile - 1 <= win <= tile + 1:
                 return group_unique_wait(info.groups, info.standing, hand_len, win)
     return False

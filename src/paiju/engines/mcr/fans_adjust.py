@@ -8,6 +8,7 @@ blocks of ``fans_regular`` and ``fans_special``. Tiles are ints as in ``tiles``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import NamedTuple
 
 from paiju.engines.mcr.fans_table import (
@@ -359,9 +360,9 @@ def _zero(table: list[int], *fans: int) -> None:
 
 def final_adjust(t: list[int]) -> None:
     """The "不计" exclusions applied after all fans of an arrangement are counted."""
-    # Fans 1-37 trigger the first block and are rare; when none is there it changes nothing
-    # (it only clears fans, and the later steps read none of them as set).
-    if t[1:38].count(0) != 37:
+    # The first block's triggers are rare big fans; when none is there it changes nothing
+    # (it only clears fans, and the later steps read none of its triggers).
+    if any(_BIG_TRIGGERS(t)):
         _big_fan_adjust(t)
     if t[BIG_THREE_WINDS] and not t[ALL_HONORS] and not t[ALL_TERMINALS_AND_HONORS]:
         t[PUNG_OF_TERMINALS_OR_HONORS] -= 3
@@ -424,3 +425,28 @@ def _big_fan_adjust(t: list[int]) -> None:
         _zero(t, ALL_SIMPLES, NO_HONORS)
     if t[UPPER_FOUR] or t[LOWER_FOUR]:
         t[NO_HONORS] = 0
+
+
+_BIG_TRIGGERS = itemgetter(
+    BIG_FOUR_WINDS,
+    BIG_THREE_DRAGONS,
+    ALL_GREEN,
+    FOUR_KONGS,
+    ALL_TERMINALS,
+    LITTLE_FOUR_WINDS,
+    LITTLE_THREE_DRAGONS,
+    ALL_HONORS,
+    FOUR_CONCEALED_PUNGS,
+    PURE_TERMINAL_CHOWS,
+    FOUR_PURE_SHIFTED_PUNGS,
+    ALL_TERMINALS_AND_HONORS,
+    ALL_EVEN_PUNGS,
+    UPPER_TILES,
+    MIDDLE_TILES,
+    LOWER_TILES,
+    THREE_SUITED_TERMINAL_CHOWS,
+    ALL_FIVE,
+    UPPER_FOUR,
+    LOWER_FOUR,
+)
+"""The fans whose exclusions ``_big_fan_adjust`` applies (every ``if`` at its top level)."""

@@ -10,7 +10,7 @@ principles (不得相同 / 套算一次), then hand-wide fans and the exclusions
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from paiju.engines.mcr import fans_table as F
 from paiju.engines.mcr.fans_adjust import (
@@ -87,17 +87,20 @@ from paiju.engines.mcr.fans_table import (
     TWO_DRAGONS_PUNGS,
     TWO_MELDED_KONGS,
 )
+from paiju.engines.mcr.hand import CACHE_LIMIT
 
 Set = tuple[int, int, bool]
 """(kind, tile, melded): kind CHOW/PUNG/KONG/PAIR, tile = middle tile for a chow."""
 
 
-class HandInfo(NamedTuple):
-    """One evaluation's facts, computed once and shared by every arrangement."""
+@dataclass(slots=True)
+class HandInfo:
+    """One evaluation's facts, computed once and shared by every arrangement (read-only by
+    convention; a slots class because its fields are read many times per evaluation)."""
 
     fixed: tuple[Set, ...]
     standing: bytes  # 34 counts of the concealed tiles including the win tile
-    fixed_counts: tuple[int, ...]  # 34 counts of the packs (a kong counts 4)
+    merged: bytes  # 34 counts of the whole hand: standing plus the packs (a kong counts 4)
     distinct: int  # how many different tiles the whole hand has
     mask: int  # bit t set for every tile t in the hand (packs included)
     win: int
@@ -221,20 +224,27 @@ def base_table(melded: int, hog: int, mask: int, flags: int) -> tuple[int, ...]:
     """The fans every arrangement of the hand shares: win flags (``flags`` is an index of
     ``FLAGS``), concealment (``melded`` packs), suits, tile traits, ranges (from ``mask``, the
     tiles held) and ``hog`` Tile Hogs (a Quadruple Chow arrangement clears it again)."""
-    table = list(_FLAG_BASES[3 * flags + (0 if melded == 0 else 2 if melded == 4 else 1)])
     features = (
         _FEATURES[0][mask & 511]
         | _FEATURES[1][mask >> 9 & 511]
         | _FEATURES[2][mask >> 18 & 511]
         | _FEATURES[3][mask >> 27]
     )
-    fans = _MASK_FANS.get(features)
-    if fans is None:
-        fans = _MASK_FANS[features] = _mask_fans(mask)
-    for fan in fans:
-        table[fan] = 1
-    table[TILE_HOG] = hog
-    return tuple(table)
+    # the table depends on the hand only through these few small numbers: memoise on them
+    base = 3 * flags + (0 if melded == 0 else 2 if melded == 4 else 1)
+    key = (features * 48 + base) * 8 + hog
+    got = _BASE_TABLES.get(key)
+    if got is None:
+        table = list(_FLAG_BASES[base])
+        for fan in _mask_fans(mask):
+            table[fan] = 1
+        table[TILE_HOG] = hog
+        got = tuple(table)
+        if 0 <= hog < 8:  # always, unless a tile is held more than four times
+            if len(_BASE_TABLES) >= CACHE_LIMIT:
+                _BASE_TABLES.clear()
+            _BASE_TABLES[key] = got
+    return got
 
 
 def _flag_base(flags: Flags, concealment: int) -> tuple[int, ...]:
@@ -293,32 +303,34 @@ _FEATURES = tuple(
     tuple(_features(m << base) for m in range(1 << size))
     for base, size in ((0, 9), (9, 9), (18, 9), (27, 7))
 )
-_MASK_FANS: dict[int, tuple[int, ...]] = {}
+_BASE_TABLES: dict[int, tuple[int, ...]] = {}
+"""Base tables by (features, flags, concealment, Tile Hogs): a few thousand at most."""
 
 
 def score_division(packs: tuple[Set, ...], info: HandInfo, unique_wait: bool) -> list[int]:
-    """The fan count table of one arrangement (4 sets + pair, fixed packs first)."""
+    """The fan count table of one arrangement: ``info.fixed``, then the concealed sets (chows
+    and pungs), then the pair, as ``divisions`` gives them."""
     table = list(info.base)
     chow_tiles: list[int] = []
     pung_tiles: list[int] = []
-    hidden_pung_tiles: list[int] = []  # concealed pungs and kongs
-    pair = 0
+    hidden = hidden_win = 0  # concealed pungs and kongs, and those of the win tile
     win = info.win
     win_in_hidden_chow = False
     melded_kongs = concealed_kongs = 0
-    traits = 0
-    for kind, tile, melded in packs:
+    pair = packs[-1][1]
+    traits = TRAITS[PAIR][pair]
+    nfixed = len(info.fixed)
+    for kind, tile, melded in packs[:nfixed]:
         traits += TRAITS[kind][tile]
         if kind == CHOW:
             chow_tiles.append(tile)
             if not melded and tile - 1 <= win <= tile + 1:
                 win_in_hidden_chow = True
-        elif kind == PAIR:
-            pair = tile
         else:
             pung_tiles.append(tile)
             if not melded:
-                hidden_pung_tiles.append(tile)
+                hidden += 1
+                hidden_win += tile == win
             if kind == KONG:
                 if melded:
                     melded_kongs += 1
@@ -327,10 +339,24 @@ def score_division(packs: tuple[Set, ...], info: HandInfo, unique_wait: bool) ->
             fan = PUNG_FAN[tile]
             if fan:
                 table[fan] += 1
-    concealed_pungs = len(hidden_pung_tiles) - concealed_kongs
+    # the concealed sets: chows and pungs, none melded
+    for kind, tile, _m in packs[nfixed:-1]:
+        traits += TRAITS[kind][tile]
+        if kind == CHOW:
+            chow_tiles.append(tile)
+            if tile - 1 <= win <= tile + 1:
+                win_in_hidden_chow = True
+        else:
+            pung_tiles.append(tile)
+            hidden += 1
+            hidden_win += tile == win
+            fan = PUNG_FAN[tile]
+            if fan:
+                table[fan] += 1
+    concealed_pungs = hidden - concealed_kongs
     # A discarded win tile that cannot sit in a concealed chow completes a melded pung.
     if not info.flags.self_drawn and not win_in_hidden_chow:
-        concealed_pungs -= hidden_pung_tiles.count(win)
+        concealed_pungs -= hidden_win
 
     if pung_tiles:
         if melded_kongs or concealed_kongs or concealed_pungs >= 2:  # else there is no such fan
@@ -378,7 +404,7 @@ def score_division(packs: tuple[Set, ...], info: HandInfo, unique_wait: bool) ->
     elif traits >> 6 == 5:
         table[ALL_EVEN_PUNGS] = 1
     if unique_wait:
-        add_wait_fan(packs[len(info.fixed) :], win, table)
+        add_wait_fan(packs[nfixed:], win, table)
     final_adjust(table)
     if not table[BIG_FOUR_WINDS]:
         for tile in pung_tiles:

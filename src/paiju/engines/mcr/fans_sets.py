@@ -87,7 +87,20 @@ def three_chows_fan(a: int, b: int, c: int) -> int:
 
 def _limit_pair_fans(fans: Sequence[int], max_cnt: int, table: list[int]) -> None:
     """Account once (套算一次): keep at most ``max_cnt`` chow-pair fans, trimming repeats
-    first, from Two Terminal Chows back to Pure Double Chow."""
+    first, from Two Terminal Chows back to Pure Double Chow (memoised: a few fan ids)."""
+    key = (*fans, max_cnt)
+    have = _LIMITS.get(key)
+    if have is None:
+        have = _LIMITS[key] = _limit(fans, max_cnt)
+    (
+        table[PURE_DOUBLE_CHOW],
+        table[MIXED_DOUBLE_CHOW],
+        table[SHORT_STRAIGHT],
+        table[TWO_TERMINAL_CHOWS],
+    ) = have
+
+
+def _limit(fans: Sequence[int], max_cnt: int) -> tuple[int, int, int, int]:
     order = (PURE_DOUBLE_CHOW, MIXED_DOUBLE_CHOW, SHORT_STRAIGHT, TWO_TERMINAL_CHOWS)
     have = [sum(1 for f in fans if f == o) for o in order]
     cnt = sum(have)
@@ -100,14 +113,17 @@ def _limit_pair_fans(fans: Sequence[int], max_cnt: int, table: list[int]) -> Non
                 have[idx] -= 1
                 cnt -= 1
         limit -= 1
-    for o, n in zip(order, have, strict=True):
-        table[o] = n
+    return have[0], have[1], have[2], have[3]
+
+
+_LIMITS: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+"""``_limit`` by (pair fans..., max_cnt): at most 5**6 * 4 keys."""
 
 
 def four_chows(m: Sequence[int], table: list[int]) -> None:
     """Fans of four chows (sorted middle tiles)."""
     a, b, c, d = m
-    if _same_suit(a, b, c, d) and (
+    if a // 9 == d // 9 and (  # sorted suited tiles: one suit when the ends share it
         (a + 2 == b and b + 2 == c and c + 2 == d) or (a + 1 == b and b + 1 == c and c + 1 == d)
     ):
         table[FOUR_PURE_SHIFTED_CHOWS] = 1
@@ -125,13 +141,13 @@ def four_chows(m: Sequence[int], table: list[int]) -> None:
                     table[more] = 1
                     break
             return
-    pairs = [CHOWS2[a * 34 + b], CHOWS2[a * 34 + c], CHOWS2[a * 34 + d]]
-    pairs += [CHOWS2[b * 34 + c], CHOWS2[b * 34 + d], CHOWS2[c * 34 + d]]
-    # pair index of (i, j): 01 02 03 12 13 23
-    related = ((0, 1, 2), (0, 3, 4), (1, 3, 5), (2, 4, 5))
-    max_cnt = 3 - sum(1 for r in related if not any(pairs[k] for k in r))
+    ab, ac, ad = CHOWS2[a * 34 + b], CHOWS2[a * 34 + c], CHOWS2[a * 34 + d]
+    bc, bd, cd = CHOWS2[b * 34 + c], CHOWS2[b * 34 + d], CHOWS2[c * 34 + d]
+    # one pair fan fewer for each chow that forms none with the other three
+    alone = (not (ab or ac or ad)) + (not (ab or bc or bd)) + (not (ac or bc or cd))
+    max_cnt = 3 - alone - (not (ad or bd or cd))
     if max_cnt > 0:
-        _limit_pair_fans(pairs, max_cnt, table)
+        _limit_pair_fans((ab, ac, ad, bc, bd, cd), max_cnt, table)
 
 
 _PAIR_ORDER = (PURE_DOUBLE_CHOW, MIXED_DOUBLE_CHOW, SHORT_STRAIGHT, TWO_TERMINAL_CHOWS)
@@ -182,7 +198,7 @@ def three_pungs_fan(a: int, b: int, c: int) -> int:
 def four_pungs(m: Sequence[int], table: list[int]) -> None:
     """Fans of four pungs (sorted tiles)."""
     a, b, c, d = m
-    if is_suited(d) and _same_suit(a, b, c, d) and a + 1 == b and b + 1 == c and c + 1 == d:
+    if a + 1 == b and b + 1 == c and c + 1 == d and d < 27 and a // 9 == d // 9:
         table[FOUR_PURE_SHIFTED_PUNGS] = 1
         return
     if a == 27 and b == 28 and c == 29 and d == 30:

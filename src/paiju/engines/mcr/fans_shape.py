@@ -3,22 +3,23 @@
 A hand splits into four independent groups (characters, bamboo, dots, honors). Every
 question fan counting asks about shape -- all the ways to split the tiles into sets and a pair,
 and the tiles the hand waited on -- is answered per group and combined, and the per-group
-answers are memoised on the group's 9 (or 7) counts, which repeat constantly. The results
-equal the direct recursive search in ``fans_regular.divisions`` / ``fans_adjust.is_unique_wait``
-(including their order), which the tests check.
+answers are memoised on the group's 9 (or 7) counts (as bytes), which repeat constantly: one
+record per group pattern (``Group``) holds the splits, the shape, the tiles held and, filled
+on first use, the waits and the records one tile lower. The results equal the direct
+recursive search in ``fans_regular.divisions`` / ``fans_adjust.is_unique_wait`` (including
+their order), which the tests check.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 from struct import Struct
-from typing import Final
+from typing import Any, Final
 
-from paiju.engines.mcr.fans_adjust import CHOW, PAIR, PUNG, PUNG_FAN, TRAITS
-from paiju.engines.mcr.fans_table import DRAGON_PUNG, PUNG_OF_TERMINALS_OR_HONORS
-from paiju.engines.mcr.hand import CACHE_LIMIT
+from paiju.engines.mcr.fans_adjust import CHOW, PAIR, PUNG
+from paiju.engines.mcr.hand import CACHE_LIMIT, group_shape
 
 GroupSplit = tuple[tuple[tuple[int, int], ...], int]
 """((kind, tile), ...) sets of one group in ascending key order, and the pair tile or -1."""
@@ -74,60 +75,31 @@ def _key(s: tuple[int, int]) -> int:
 
 
 _Packs = tuple[tuple[int, int, bool], ...]
-Split = tuple[
-    tuple[int, ...],
-    _Packs,
-    int,
-    tuple[int, ...],
-    tuple[int, ...],
-    int,
-    int,
-    int,
-    int,
-    int,
-    int,
-    int,
-]
-"""One group's split into concealed sets (and maybe the pair), with what scoring needs of it:
+Split = tuple[tuple[int, ...], _Packs, int]
+"""One group's split: set keys (ascending), the sets as packs, the pair tile or -1."""
 
-(set keys ascending, sets as packs, pair tile or -1, chow middle tiles, pung tiles, trait
-counters (``fans_adjust.TRAITS``, the pair included), 箭刻 count, 幺九刻 count, and four tile
-masks: tiles inside a chow, chow end tiles, chow middle tiles, pung tiles).
-"""
-_Split = Split
+Group = tuple[bytes, tuple[Split, ...], int, int, list[Any]]
+"""What fan counting needs of one group's counts, memoised: (key, splits, shape, mask, lazy).
 
-S_KEYS: Final = 0
-S_PACKS: Final = 1
-S_PAIR: Final = 2
-S_CHOWS: Final = 3
-S_PUNGS: Final = 4
-S_TRAITS: Final = 5
-S_DRAGONS: Final = 6
-S_TERMINALS: Final = 7
-S_COVER: Final = 8
-S_ENDS: Final = 9
-S_MIDS: Final = 10
-S_PUNG_MASK: Final = 11
-
-
-Group = tuple[bytes, tuple[_Split, ...], int, int]
-"""What fan counting needs of one group's counts, memoised: (key, splits, shape, mask).
-
-``shape`` bit 0: the tiles split into sets only; bit 1: into sets and one pair (both can hold).
-``mask``: bit t set for every tile t the group holds (whole-hand tile numbers).
+``shape`` bit 0: the tiles split into sets only; bit 1: into sets and one pair (never both:
+the tile count mod 3 decides). ``mask``: bit t set for every tile t the group holds
+(whole-hand tile numbers). ``lazy`` holds answers computed on first use: ``lazy[i]`` the
+record with one tile i less, ``lazy[-1]`` the group's waits (see ``_waits_of``). A light
+record (see ``_minus``) has no splits and mask 0: only its shape and waits are read.
 """
 
 KEY: Final = 0
 SPLITS: Final = 1
 SHAPE: Final = 2
 MASK: Final = 3
+LAZY: Final = 4
 
 _R0: dict[bytes, Group] = {}
 _R1: dict[bytes, Group] = {}
 _R2: dict[bytes, Group] = {}
 _R3: dict[bytes, Group] = {}
-_RECORDS = (_R0, _R1, _R2, _R3)
-_WAITS: tuple[dict[bytes, tuple[frozenset[int], frozenset[int]]], ...] = ({}, {}, {}, {})
+RECORDS = (_R0, _R1, _R2, _R3)
+"""Group records by counts, one table per group (characters, bamboo, dots, honors)."""
 
 GROUP_KEYS = Struct("9s9s9s7s").unpack
 """34 counts (bytes-like) -> the four groups' counts as bytes keys, in one C call."""
@@ -135,7 +107,7 @@ GROUP_KEYS = Struct("9s9s9s7s").unpack
 
 def _record(g: int, key: bytes) -> Group:
     """Group ``g``'s facts for counts ``key``, computed on first use."""
-    table = _RECORDS[g]
+    table = RECORDS[g]
     got = table.get(key)
     if got is None:
         if len(table) >= CACHE_LIMIT:
@@ -145,32 +117,12 @@ def _record(g: int, key: bytes) -> Group:
         splits = tuple(_split(sets, pair) for sets, pair in raw)
         shape = any(p < 0 for _s, p in raw) | any(p >= 0 for _s, p in raw) << 1
         mask = sum(1 << (base + i) for i, n in enumerate(key) if n)
-        got = table[key] = (key, splits, shape, mask)
+        got = table[key] = (key, splits, shape, mask, [None] * (len(key) + 1))
     return got
 
 
 def _split(sets: tuple[tuple[int, int], ...], pair: int) -> Split:
-    chows = tuple(t for k, t in sets if k == CHOW)
-    pungs = tuple(t for k, t in sets if k != CHOW)
-    traits = sum(TRAITS[k][t] for k, t in sets) + (TRAITS[PAIR][pair] if pair >= 0 else 0)
-    return (
-        tuple(_key(s) for s in sets),
-        tuple((k, t, False) for k, t in sets),
-        pair,
-        chows,
-        pungs,
-        traits,
-        sum(1 for t in pungs if PUNG_FAN[t] == DRAGON_PUNG),
-        sum(1 for t in pungs if PUNG_FAN[t] == PUNG_OF_TERMINALS_OR_HONORS),
-        _bits({t + d for t in chows for d in (-1, 0, 1)}),
-        _bits({t - 1 for t in chows} | {t + 1 for t in chows}),
-        _bits(set(chows)),
-        _bits(set(pungs)),
-    )
-
-
-def _bits(tiles: set[int]) -> int:
-    return sum(1 << t for t in tiles)
+    return (tuple(_key(s) for s in sets), tuple((k, t, False) for k, t in sets), pair)
 
 
 def groups_of(counts34: bytes | bytearray) -> tuple[Group, Group, Group, Group]:
@@ -193,51 +145,77 @@ def group_divisions(
     groups: tuple[Group, Group, Group, Group], fixed: tuple[tuple[int, int, bool], ...]
 ) -> list[tuple[tuple[int, int, bool], ...]]:
     """``fast_divisions`` of the hand whose groups are ``groups``."""
-    return [
-        fixed + c0[S_PACKS] + c1[S_PACKS] + c2[S_PACKS] + c3[S_PACKS] + ((PAIR, _pair(c), False),)
-        for c in group_combos(groups, 4 - len(fixed))
-        for c0, c1, c2, c3 in (c,)
-    ]
-
-
-Combo = tuple[Split, Split, Split, Split]
-"""One split per group: an arrangement of the concealed tiles into sets and one pair."""
-
-
-def _pair(c: Combo) -> int:
-    return max(c[0][S_PAIR], c[1][S_PAIR], c[2][S_PAIR], c[3][S_PAIR])
-
-
-def group_combos(groups: tuple[Group, Group, Group, Group], need: int) -> list[Combo]:
-    """Every arrangement of ``need`` concealed sets and a pair, in ``divisions`` order."""
     g0, g1, g2, g3 = groups[0][SPLITS], groups[1][SPLITS], groups[2][SPLITS], groups[3][SPLITS]
+    need = 4 - len(fixed)
     if len(g0) == 1 and len(g1) == 1 and len(g2) == 1 and len(g3) == 1:
-        candidates: Iterable[Combo] = ((g0[0], g1[0], g2[0], g3[0]),)  # the common case
-    else:
-        candidates = product(g0, g1, g2, g3)
-    found = []
-    for c in candidates:
-        c0, c1, c2, c3 = c
-        pairs = (c0[S_PAIR] >= 0) + (c1[S_PAIR] >= 0) + (c2[S_PAIR] >= 0) + (c3[S_PAIR] >= 0)
-        n = len(c0[S_PACKS]) + len(c1[S_PACKS]) + len(c2[S_PACKS]) + len(c3[S_PACKS])
-        if pairs == 1 and n == need:
-            found.append(c)
+        # the common case: one split per group, so at most one division
+        c0, c1, c2, c3 = g0[0], g1[0], g2[0], g3[0]
+        pairs = (c0[2] >= 0) + (c1[2] >= 0) + (c2[2] >= 0) + (c3[2] >= 0)
+        sets = c0[1] + c1[1] + c2[1] + c3[1]
+        if pairs != 1 or len(sets) != need:
+            return []
+        pair = max(c0[2], c1[2], c2[2], c3[2])
+        return [fixed + sets + ((PAIR, pair, False),)]
+    found: list[tuple[tuple[int, ...], _Packs]] = []
+    for c0, c1, c2, c3 in product(g0, g1, g2, g3):
+        pairs = (c0[2] >= 0) + (c1[2] >= 0) + (c2[2] >= 0) + (c3[2] >= 0)
+        if pairs != 1:
+            continue
+        sets = c0[1] + c1[1] + c2[1] + c3[1]
+        if len(sets) != need:
+            continue
+        pair = max(c0[2], c1[2], c2[2], c3[2])
+        # groups cover ascending tile ranges, so the sets are already in the oracle's order
+        found.append((c0[0] + c1[0] + c2[0] + c3[0], fixed + sets + ((PAIR, pair, False),)))
     if len(found) > 1:
-        # groups cover ascending tile ranges: the concatenated keys give the oracle's order
-        found.sort(key=lambda c: c[0][S_KEYS] + c[1][S_KEYS] + c[2][S_KEYS] + c[3][S_KEYS])
-    return found
+        found.sort(key=lambda f: f[0])
+    return [packs for _k, packs in found]
 
 
 def _shape_of(g: int, key: bytes) -> int:
-    return _record(g, key)[SHAPE]
-
-
-def _waits_of(g: int, key: bytes) -> tuple[frozenset[int], frozenset[int]]:
-    """Tiles that make group ``g`` sets-only, and tiles that make it sets + a pair."""
-    got = _WAITS[g].get(key)
+    """A record's ``shape`` of group ``g``'s counts ``key``, without building the record."""
+    record = RECORDS[g].get(key)
+    if record is not None:
+        return record[SHAPE]
+    shapes = _SHAPES[g]
+    got = shapes.get(key)
     if got is None:
-        if len(_WAITS[g]) >= CACHE_LIMIT:
-            _WAITS[g].clear()
+        if len(shapes) >= CACHE_LIMIT:
+            shapes.clear()
+        got = shapes[key] = group_shape(list(key), g == 3)
+    return got
+
+
+_SHAPES: tuple[dict[bytes, int], ...] = ({}, {}, {}, {})
+_LIGHT: tuple[dict[bytes, Group], ...] = ({}, {}, {}, {})
+
+
+def _minus(g: int, record: Group, i: int) -> Group:
+    """The record of group ``g`` with one tile ``i`` (0-based in the group) taken out.
+
+    Only its shape and waits are ever read, so unless the full record exists already a light
+    one (no splits, no mask) is used, memoised in ``_LIGHT``.
+    """
+    got: Group | None = record[LAZY][i]
+    if got is None:
+        work = bytearray(record[KEY])
+        work[i] -= 1
+        key = bytes(work)
+        got = RECORDS[g].get(key) or _LIGHT[g].get(key)
+        if got is None:
+            light = _LIGHT[g]
+            if len(light) >= CACHE_LIMIT:
+                light.clear()
+            got = light[key] = (key, (), _shape_of(g, key), 0, [None] * (len(key) + 1))
+        record[LAZY][i] = got
+    return got
+
+
+def _waits_of(g: int, record: Group) -> tuple[frozenset[int], frozenset[int]]:
+    """Tiles that make group ``g`` sets-only, and tiles that make it sets + a pair."""
+    got: tuple[frozenset[int], frozenset[int]] | None = record[LAZY][-1]
+    if got is None:
+        key = record[KEY]
         to_sets: list[int] = []
         to_pair: list[int] = []
         work = bytearray(key)
@@ -249,8 +227,7 @@ def _waits_of(g: int, key: bytes) -> tuple[frozenset[int], frozenset[int]]:
                 to_sets.append(_BASES[g] + i)
             if shape & 2:
                 to_pair.append(_BASES[g] + i)
-        got = (frozenset(to_sets), frozenset(to_pair))
-        _WAITS[g][key] = got
+        got = record[LAZY][-1] = (frozenset(to_sets), frozenset(to_pair))
     return got
 
 
@@ -276,16 +253,16 @@ def _wait_tiles(groups: Sequence[Group]) -> set[int]:
         others_sets = n_sets - (shape & 1)
         others_pair = n_pair - (shape == 2)
         if others_sets == 3:
-            out |= _waits_of(g, groups[g][KEY])[1]  # the tile completes this group with the pair
+            out |= _waits_of(g, groups[g])[1]  # the tile completes this group with the pair
         elif others_sets == 2 and others_pair == 1:
-            out |= _waits_of(g, groups[g][KEY])[0]  # the tile completes this group's sets
+            out |= _waits_of(g, groups[g])[0]  # the tile completes this group's sets
     return out
 
 
 def seven_pairs_wait_tile(hand: Sequence[int]) -> int:
     """The oracle's seven-pairs wait of 13 tiles (-1 if not waiting on seven pairs)."""
-    c = list(hand)
-    if c.count(2) + c.count(3) + 2 * c.count(4) != 6:
+    counts = hand if isinstance(hand, bytes | bytearray) else list(hand)
+    if counts.count(2) + counts.count(3) + 2 * counts.count(4) != 6:
         return -1
     for t, n in enumerate(hand):
         if n in (1, 3):
@@ -304,10 +281,8 @@ def group_unique_wait(
     """``fast_unique_wait`` of ``standing`` whose groups are ``groups``: only the win tile's
     group changes when the win tile is taken out."""
     g = win // 9 if win < 27 else 3
-    key = bytearray(groups[g][KEY])
-    key[win - _BASES[g]] -= 1
     before = list(groups)
-    before[g] = _record(g, bytes(key))
+    before[g] = _minus(g, groups[g], win - _BASES[g])
     out = _wait_tiles(before)
     if len(out) > 1:
         return False

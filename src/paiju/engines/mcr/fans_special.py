@@ -28,7 +28,8 @@ from paiju.engines.mcr.fans_adjust import (
     rank,
     suit,
 )
-from paiju.engines.mcr.fans_regular import HandInfo, divisions
+from paiju.engines.mcr.fans_regular import HandInfo
+from paiju.engines.mcr.fans_shape import fast_divisions, fast_unique_wait
 from paiju.engines.mcr.fans_table import (
     ALL_CHOWS,
     ALL_SIMPLES,
@@ -182,7 +183,7 @@ def knitted_straight(info: HandInfo) -> list[int] | None:
     rest = list(st)
     for t in body:
         rest[t] -= 1
-    found = [d[3:] for d in divisions(rest, _BODY_PLACEHOLDER + info.fixed)]
+    found = [d[3:] for d in fast_divisions(rest, _BODY_PLACEHOLDER + info.fixed)]
     if len(found) != 1:
         return None
     extra, pair_pack = found[0]
@@ -220,7 +221,7 @@ def _extra_set_fans(
 ) -> None:
     """Fans of the fourth set and the pair next to a knitted straight."""
     kind, tile, _melded = extra
-    total = [a + b for a, b in zip(info.standing, info.fixed_counts, strict=True)]
+    total = info.merged
     if kind == CHOW:
         if not is_honor(pair):
             table[ALL_CHOWS] = 1
@@ -256,7 +257,10 @@ def _knitted_wait(
     """Wait fans with a knitted straight (the MIL reading: waits inside the body count)."""
     win = info.win
     if not info.fixed:
-        if is_unique_wait(rest, 4, win):
+        # the memoised check needs the win tile among the rest; when it sits in the body the
+        # direct search reproduces the oracle's wrapped count
+        unique = fast_unique_wait(rest, 4, win) if rest[win] else is_unique_wait(rest, 4, win)
+        if unique:
             add_wait_fan(packs, win, table)
     elif win not in body or info.standing[win] == 3:
         table[SINGLE_WAIT] = 1

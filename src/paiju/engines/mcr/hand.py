@@ -161,29 +161,43 @@ _SHAPE_FIELDS = 0o77
 
 def _group_facts(key: bytes, suit: int) -> int:
     """The packed facts of one group; ``suit`` 0-2 places the knitted bits, 3 = honors."""
-    c = list(key)
     honors = suit == 3
     # a size above 63 only happens with a count above 4, which no form accepts anyway
-    facts = len(c) - c.count(0) << _DISTINCT | min(sum(c), 63) << _SIZE
-    if max(c) > 4:
+    facts = len(key) - key.count(0) << _DISTINCT | min(sum(key), 63) << _SIZE
+    if max(key) > 4:
         facts |= _OVER | _BROKEN
-    elif not _splits(c, honors):
-        paired = any(
-            n >= 2 and _splits([*c[:i], n - 2, *c[i + 1 :]], honors) for i, n in enumerate(c)
-        )
-        facts |= _PAIRED if paired else _BROKEN
-    if any(n % 2 or n > 4 for n in c):
+    else:
+        shape = group_shape(list(key), honors)
+        if shape != 1:
+            facts |= _PAIRED if shape == 2 else _BROKEN
+    if 1 in key.translate(_ODD_OR_OVER):
         facts |= _ODD
     if not honors:
-        if any(c[1:8]):
+        present = int(key.translate(_PRESENT), 2)  # bit 8 - i: tile i is held
+        if present & 0b011111110:
             facts |= _SIMPLE
-        shift = 3 * (2 - suit)
-        for k in range(3):
-            if all(c[k + 3 * j] for j in range(3)):
-                facts |= 1 << (_FULL + shift + k)
-            if all(c[i] == 0 for i in range(9) if i % 3 != k):
-                facts |= 1 << (_COVER + shift + k)
+        facts |= _KNIT_BITS[present] << 3 * (2 - suit)
     return facts
+
+
+# bytes.translate tables: counts to "is it odd or above 4", and to "0"/"1" digits
+_ODD_OR_OVER = bytes(1 if n % 2 or n > 4 else 0 for n in range(256))
+_PRESENT = b"0" + b"1" * 255
+
+
+def _knit_bits(present: int) -> int:
+    """Knitted facts of a suit held as ``present`` (bit 8 - i = tile i), unshifted."""
+    held = [present >> (8 - i) & 1 for i in range(9)]
+    out = 0
+    for k in range(3):
+        if all(held[k + 3 * j] for j in range(3)):
+            out |= 1 << (_FULL + k)
+        if all(not held[i] for i in range(9) if i % 3 != k):
+            out |= 1 << (_COVER + k)
+    return out
+
+
+_KNIT_BITS = tuple(_knit_bits(p) for p in range(512))
 
 
 _F0: dict[bytes, int] = {}
@@ -212,8 +226,29 @@ def _hand_facts(parts: tuple[bytes, ...]) -> int:
     return total
 
 
-def _splits(c: list[int], honors: bool) -> bool:
-    """True if one group's counts split into pungs and chows only."""
+def group_shape(c: list[int], honors: bool) -> int:
+    """1 if one group's counts split into sets only, 2 if into sets and one pair, else 0.
+
+    Any counts (no four-copy cap). Sets take 3 tiles, so the tile count mod 3 says which
+    of the two can hold: 0 -> sets only, 2 -> with a pair, 1 -> neither.
+    """
+    rest = sum(c) % 3
+    if rest == 0:
+        return 1 if sets_only(c, honors) else 0
+    if rest == 2:
+        for i, n in enumerate(c):
+            if n >= 2:
+                c[i] = n - 2
+                ok = sets_only(c, honors)
+                c[i] = n
+                if ok:
+                    return 2
+    return 0
+
+
+def sets_only(c: Sequence[int], honors: bool) -> bool:
+    """True if one group's counts split into pungs and chows only (any counts; greedy is
+    exact, see ``_sets_only``)."""
     if honors:
         return all(n % 3 == 0 for n in c)
     w = [*c, 0, 0]
