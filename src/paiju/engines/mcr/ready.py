@@ -34,17 +34,29 @@ def _neighbours(c: Sequence[int]) -> set[Tile]:
     return out
 
 
-def _near_special(hand: Sequence[Tile], c: Sequence[int], packs: int) -> bool:
-    """Whether a special form could be one tile away (so every tile must be tried)."""
-    if packs > 1:
-        return False
+def _suited_mask(hand: Sequence[Tile]) -> int:
+    """A bit per suited tile kind present in ``hand``."""
     present = 0
     for t in hand:
         if t < 27:
             present |= 1 << t
-    if present.bit_count() >= 8 and any(
+    return present
+
+
+def _near_knitted_straight(present: int) -> bool:
+    """Whether 8 or more of some knitted straight's 9 tiles are present (a necessary
+    condition for a knitted-straight form one tile away)."""
+    return present.bit_count() >= 8 and any(
         (mask & present).bit_count() >= 8 for mask in _KNITTED_MASKS
-    ):
+    )
+
+
+def _near_special(hand: Sequence[Tile], c: Sequence[int], packs: int) -> bool:
+    """Whether a special form could be one tile away (so every tile must be tried)."""
+    if packs > 1:
+        return False
+    present = _suited_mask(hand)
+    if _near_knitted_straight(present):
         return True
     if packs == 1:
         return False
@@ -141,13 +153,8 @@ def specials_possible(hand: Sequence[Tile]) -> bool:
     packs = (14 - len(hand)) // 3
     if packs > 1:
         return False
-    present = 0
-    for t in hand:
-        if t < 27:
-            present |= 1 << t
-    if present.bit_count() >= 8 and any(
-        (mask & present).bit_count() >= 8 for mask in _KNITTED_MASKS
-    ):
+    present = _suited_mask(hand)
+    if _near_knitted_straight(present):
         return True
     if packs == 1:
         return False
