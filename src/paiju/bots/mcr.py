@@ -53,10 +53,13 @@ class McrBot:
         self.rng = rng
 
     def choose(self, view: Mapping[str, Any]) -> str:
-        """One of ``view["legal"]``."""
+        """One of ``view["legal"]``; ``pass`` when that is the only one, as for a seat asked
+        without a claim under ``claim_prompts = "all"``."""
         legal = list(view["legal"])
         if not legal:
             raise ValueError("the view offers no legal action")
+        if legal == ["pass"]:
+            return "pass"  # nothing to weigh: skip reading the view
         seen = read(view)
         if "pass" in legal:
             return self._claim(seen, view)

@@ -34,12 +34,26 @@ OPTIONS = ENGINE.normalize_options({})
 
 
 def test_default_options() -> None:
-    assert OPTIONS == {"multiple_win": False, "concealed_and_melded_kong_5": False,
-                       "min_fan": 8, "rounds": 4}
+    assert OPTIONS == {
+        "multiple_win": False,
+        "concealed_and_melded_kong_5": False,
+        "min_fan": 8,
+        "rounds": 4,
+        "claim_prompts": "eligible",
+    }
 
 
 @pytest.mark.parametrize(
-    "raw", [{"nope": 1}, {"multiple_win": 1}, {"rounds": 5}, {"min_fan": -1}, {"rounds": True}]
+    "raw",
+    [
+        {"nope": 1},
+        {"multiple_win": 1},
+        {"rounds": 5},
+        {"min_fan": -1},
+        {"rounds": True},
+        {"claim_prompts": "some"},
+        {"claim_prompts": True},
+    ],
 )
 def test_bad_options_are_refused(raw: dict[str, object]) -> None:
     with pytest.raises(InvalidOptions):
@@ -49,8 +63,7 @@ def test_bad_options_are_refused(raw: dict[str, object]) -> None:
 @given(
     st.one_of(
         st.builds(Action, st.sampled_from([HU, PENG, GANG, PASS])),
-        st.builds(Action, st.sampled_from([DISCARD, ANGANG, BUGANG, CHI]),
-                  st.integers(0, 33)),
+        st.builds(Action, st.sampled_from([DISCARD, ANGANG, BUGANG, CHI]), st.integers(0, 33)),
     )
 )
 @settings(max_examples=60)

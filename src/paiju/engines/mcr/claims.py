@@ -1,6 +1,10 @@
-"""Claim windows (吃碰杠和): a simultaneous decision of every seat that has a legal claim.
+"""Claim windows (吃碰杠和): a simultaneous decision of the seats asked about a tile.
 
-After a discard, each other seat whose hand allows a claim is asked; the others are not.
+After a discard, each other seat whose hand allows a claim is asked; the others are not
+(``claim_prompts = "eligible"``, the default). With ``claim_prompts = "all"`` every other seat
+is asked, those without a claim with ``pass`` as their only action, so neither who is asked nor
+how long the table waits depends on hidden tiles; what each seat may claim, and how the window
+resolves, is the same under both.
 Answers are kept in the window (and out of other seats' views) until the last one arrives,
 then the window resolves: hu > kong = pung > chow. Several hu claims: the one nearest the
 discarder in turn order wins (截和, head bump) unless the ``multiple_win`` option lets all win.
@@ -27,6 +31,7 @@ from paiju.engines.mcr.state import (
     GANG_MELD,
     OVER,
     PENG_MELD,
+    PROMPT_ALL,
     ROB,
     TURN,
     McrState,
@@ -69,24 +74,39 @@ def claim_options(state: McrState, seat: Seat, source: Seat, tile: Tile) -> set[
     return acts
 
 
+def _seat_claims(
+    state: McrState, seat: Seat, source: Seat, tile: Tile, robbed: bool
+) -> tuple[set[Action], Win | None]:
+    """The claims of ``seat`` on ``tile`` (``pass`` not included) and, when ``hu`` is among
+    them, the evaluated win; only hu on an added kong's tile (``robbed``)."""
+    acts = set() if robbed else claim_options(state, seat, source, tile)
+    if tile not in state.waits[seat]:
+        return acts, None
+    win = evaluate_win(state, seat, state.hands[seat], tile, source=source, robbed=robbed)
+    if win is not None:
+        acts.add(Action(HU))
+    return acts, win
+
+
 def _open(
     state: McrState, source: Seat, tile: Tile, phase: str, robbed: bool, events: list[Event]
 ) -> McrState:
-    """Open a window on ``tile``; with no eligible seat, resolve it at once."""
+    """Open a window on ``tile``; with nobody to ask, resolve it at once.
+
+    Asked are the seats with a claim, or under ``claim_prompts = "all"`` every seat but
+    ``source`` (a seat without a claim may only ``pass``): then the window always waits for
+    three answers, whatever the hands hold.
+    """
+    ask_all = state.rules.claim_prompts == PROMPT_ALL
     options: list[tuple[Seat, frozenset[Action]]] = []
     wins: list[Win] = []
     for seat in state.order:
         if seat == source:
             continue
-        acts = set() if robbed else claim_options(state, seat, source, tile)
-        if tile in state.waits[seat]:
-            win = evaluate_win(
-                state, seat, state.hands[seat], tile, source=source, robbed=robbed
-            )
-            if win is not None:
-                wins.append(win)
-                acts.add(Action(HU))
-        if acts:
+        acts, win = _seat_claims(state, seat, source, tile, robbed)
+        if win is not None:
+            wins.append(win)
+        if acts or ask_all:
             options.append((seat, frozenset({*acts, Action(PASS)})))
     window = Window(tile, source, tuple(options), (), tuple(wins))
     state = evolve(state, phase=phase, current=source, window=window)
@@ -95,9 +115,7 @@ def _open(
     return state
 
 
-def open_discard_window(
-    state: McrState, source: Seat, tile: Tile, events: list[Event]
-) -> McrState:
+def open_discard_window(state: McrState, source: Seat, tile: Tile, events: list[Event]) -> McrState:
     """The claim window on a discard."""
     return _open(state, source, tile, CLAIM, False, events)
 
@@ -108,7 +126,7 @@ def open_rob_window(state: McrState, source: Seat, tile: Tile, events: list[Even
 
 
 def respond(state: McrState, seat: Seat, action: Action, events: list[Event]) -> McrState:
-    """Record ``seat``'s (legal) answer; resolve once every eligible seat has answered."""
+    """Record ``seat``'s (legal) answer; resolve once every asked seat has answered."""
     window = state.window
     assert window is not None
     window = replace(window, responses=(*window.responses, (seat, action)))
@@ -133,8 +151,10 @@ def resolve(state: McrState, events: list[Event]) -> McrState:
     window = state.window
     assert window is not None
     answers = dict(window.responses)
-    hu_seats = sorted((s for s, a in answers.items() if a.kind == HU),
-                      key=lambda s: _distance(state, window.source, s))
+    hu_seats = sorted(
+        (s for s, a in answers.items() if a.kind == HU),
+        key=lambda s: _distance(state, window.source, s),
+    )
     if hu_seats:
         chosen = hu_seats if state.rules.multiple_win else hu_seats[:1]
         wins = tuple(w for s in chosen if (w := window.win_of(s)) is not None)
@@ -171,14 +191,28 @@ def _take(
         hand = remove_tiles(hand, tile, 3 if kong else 2)
         kind = GANG_MELD if kong else PENG_MELD
         meld = Meld(kind, tile, state.relative(seat, window.source))
-    events.append(Event(action.kind, {"seat": seat, "from": window.source,
-                                      "tile": tile_code(tile), "meld": _text(action)}))
+    events.append(
+        Event(
+            action.kind,
+            {"seat": seat, "from": window.source, "tile": tile_code(tile), "meld": _text(action)},
+        )
+    )
     melds = put(state.melds, seat, (*state.melds[seat], meld))
     if meld.kind == GANG_MELD:
         state = set_hand(state, seat, hand, melds=melds, window=None)
         return draw(state, seat, events, replacement=True)
-    return set_hand(state, seat, hand, melds=melds, window=None, phase=TURN, current=seat,
-                    drawn=None, after_kong=False, turn_win=None)
+    return set_hand(
+        state,
+        seat,
+        hand,
+        melds=melds,
+        window=None,
+        phase=TURN,
+        current=seat,
+        drawn=None,
+        after_kong=False,
+        turn_win=None,
+    )
 
 
 def _complete_added_kong(state: McrState, window: Window, events: list[Event]) -> McrState:
@@ -202,7 +236,17 @@ def finish(state: McrState, wins: tuple[Win, ...], events: list[Event]) -> McrSt
         hands = put(hands, first, tuple(sorted((*hands[first], wins[0].tile))))
     result = payments(wins)
     for win in wins:
-        events.append(Event("hu", {"seat": win.seat, "tile": tile_code(win.tile),
-                                   "from": win.source, "total": win.total}))
-    return evolve(state, hands=hands, phase=OVER, window=None, wins=wins, result=result,
-                   turn_win=None)
+        events.append(
+            Event(
+                "hu",
+                {
+                    "seat": win.seat,
+                    "tile": tile_code(win.tile),
+                    "from": win.source,
+                    "total": win.total,
+                },
+            )
+        )
+    return evolve(
+        state, hands=hands, phase=OVER, window=None, wins=wins, result=result, turn_win=None
+    )

@@ -8,12 +8,16 @@ Options (all optional, see ``configs/rooms/mcr.toml``):
   5-point 明暗杠 instead of the literal 81-fan list's 1 + 2.
 * ``min_fan`` (int 0..88, 8): the minimum fans (flowers excluded) a hu must be worth.
 * ``rounds`` (int 1..4, 4): wind rounds in a match; each round is 4 hands.
+* ``claim_prompts`` ("eligible" | "all", "eligible"): who a claim window asks. "eligible" asks
+  only the seats with a legal claim (a window nobody can use closes at once); "all" asks every
+  seat but the discarder (or the kong-maker), those without a claim with ``pass`` alone, so
+  neither who is asked nor how long play waits tells anything about hidden tiles.
 """
 
 from __future__ import annotations
 
 from paiju.core.errors import GameOver, IllegalAction, NotYourTurn
-from paiju.core.options import Option, flag, int_range, normalize_options
+from paiju.core.options import Option, choice, flag, int_range, normalize_options
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import JSON, Event, MatchInfo, Options, Step
@@ -22,17 +26,29 @@ from paiju.engines.mcr.actions import Action
 from paiju.engines.mcr.claims import respond
 from paiju.engines.mcr.match import hands_in_match, prevalent_wind, wind_order
 from paiju.engines.mcr.rules import apply_turn, turn_actions
-from paiju.engines.mcr.state import CLAIM, OVER, ROB, TURN, McrState, Rules, evolve
+from paiju.engines.mcr.state import (
+    CLAIM,
+    OVER,
+    PROMPT_ALL,
+    PROMPT_ELIGIBLE,
+    ROB,
+    TURN,
+    McrState,
+    Rules,
+    evolve,
+)
 from paiju.engines.mcr.view import build_view
 from paiju.engines.mcr.wall import deal, shuffled_wall
 
 #: Table options (rules/mcr.md): head bump or multiple win; the 明暗杠 = 5 reading; the fan
-#: minimum (without flowers); prevalent-wind rounds per match (4 hands each).
+#: minimum (without flowers); prevalent-wind rounds per match (4 hands each); who a claim
+#: window asks.
 _OPTIONS: dict[str, Option] = {
     "multiple_win": flag(False),
     "concealed_and_melded_kong_5": flag(False),
     "min_fan": int_range(8, 0, 88),
     "rounds": int_range(4, 1, 4),
+    "claim_prompts": choice(PROMPT_ELIGIBLE, PROMPT_ELIGIBLE, PROMPT_ALL),
 }
 
 
@@ -43,6 +59,7 @@ def rules_of(options: Options) -> Rules:
         concealed_and_melded_kong_5=bool(options["concealed_and_melded_kong_5"]),
         min_fan=int(options["min_fan"]),
         rounds=int(options["rounds"]),
+        claim_prompts=str(options["claim_prompts"]),
     )
 
 
@@ -126,15 +143,17 @@ class McrEngine:
         return build_view(state, seat, self.to_act(state), legal)
 
     def timeout_action(self, state: McrState, seat: Seat) -> Action:
-        """Pass in a claim window; in one's turn discard the drawn tile (摸切)."""
+        """Pass in a claim window (the one action of a seat asked without a claim); in one's
+        turn discard the drawn tile (摸切)."""
         if state.phase in (CLAIM, ROB):
             return Action(act.PASS)
         tile = state.drawn if state.drawn is not None else state.hands[seat][-1]
         return Action(act.DISCARD, tile)
 
     def public_to_act(self, state: McrState) -> frozenset[Seat]:
-        """Whose turn it is is public; who is asked in a claim window is not (it would tell
-        everyone who can use the tile)."""
+        """Whose turn it is is public; who is still asked in a claim window is not: under
+        ``claim_prompts = "eligible"`` it would tell everyone who can use the tile, and under
+        ``"all"`` (where everyone knows the three asked seats) who has answered already."""
         return frozenset() if state.phase in (CLAIM, ROB) else self.to_act(state)
 
     def timer_kind(self, state: McrState, seat: Seat) -> str:
@@ -151,11 +170,13 @@ class McrEngine:
         stats = []
         for seat in range(4):
             wins = [w for w in state.wins if w.seat == seat]
-            stats.append({
-                "win": 1.0 if wins else 0.0,
-                "self_drawn": 1.0 if any(w.source is None for w in wins) else 0.0,
-                "deal_in": 1.0 if any(w.source == seat for w in state.wins) else 0.0,
-            })
+            stats.append(
+                {
+                    "win": 1.0 if wins else 0.0,
+                    "self_drawn": 1.0 if any(w.source is None for w in wins) else 0.0,
+                    "deal_in": 1.0 if any(w.source == seat for w in state.wins) else 0.0,
+                }
+            )
         return stats
 
     def carry(self, state: McrState) -> dict[str, JSON]:
@@ -202,4 +223,3 @@ def _illegal_code(state: McrState, seat: Seat, action: Action) -> str:
     if not state.wall:
         return "last_tile_hu_only"
     return "claim_not_possible"
-

@@ -26,6 +26,10 @@ CLAIM = "claim"  # a discard is on the table; eligible seats answer simultaneous
 ROB = "rob"  # an added kong is on the table; other seats may only hu on it (抢杠)
 OVER = "over"  # the hand has ended (win or exhaustive draw)
 
+# Who a claim window asks (the ``claim_prompts`` option).
+PROMPT_ELIGIBLE = "eligible"  # only the seats with a legal claim
+PROMPT_ALL = "all"  # every seat but the discarder / kong-maker; the others get only ``pass``
+
 # Meld kinds. ``bugang`` is an added kong (加杠) grown from an exposed pung.
 CHI_MELD = "chi"
 PENG_MELD = "peng"
@@ -42,6 +46,7 @@ class Rules:
     concealed_and_melded_kong_5: bool = False
     min_fan: int = 8
     rounds: int = 4
+    claim_prompts: str = PROMPT_ELIGIBLE
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,8 @@ class Win:
 class Window:
     """An open claim window (on a discard or on an added kong's tile).
 
-    ``options`` maps each eligible seat to its legal actions; ``responses`` records the answers
+    ``options`` maps each asked seat to its legal actions (``{pass}`` alone for a seat that
+    is asked only because ``claim_prompts`` is ``"all"``); ``responses`` records the answers
     given so far (hidden from other seats until the window resolves); ``wins`` holds the
     precomputed evaluation for every seat that may hu.
     """

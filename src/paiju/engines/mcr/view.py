@@ -77,8 +77,10 @@ def _player(state: McrState, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
 def _visible_to_act(state: McrState, viewer: Seat | None, to_act: frozenset[Seat]) -> list[int]:
     """Whose decision the table waits for, as far as ``viewer`` may know.
 
-    In a claim window only the seats with a legal claim are asked; telling everyone who they
-    are would reveal that those hands can use the tile, so a viewer sees only itself there.
+    In a claim window (by default) only the seats with a legal claim are asked; telling
+    everyone who they are would reveal that those hands can use the tile, so a viewer sees
+    only itself there. Under ``claim_prompts = "all"`` the same holds, so that who has
+    already answered stays private.
     """
     if state.window is None:
         return sorted(to_act)
@@ -119,8 +121,7 @@ def build_view(
         view["drawn"] = tile_code(state.drawn) if own_turn and state.drawn is not None else None
     window = state.window
     if window is not None:
-        view["claim"] = {"tile": tile_code(window.tile), "from": window.source,
-                         "kind": state.phase}
+        view["claim"] = {"tile": tile_code(window.tile), "from": window.source, "kind": state.phase}
         mine = dict(window.responses).get(viewer) if viewer is not None else None
         view["claim"]["answered"] = format_action(mine) if mine is not None else None
     if state.phase == OVER:
