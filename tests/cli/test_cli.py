@@ -67,9 +67,56 @@ def test_selfplay_reports_each_level(race: None, capsys: pytest.CaptureFixture[s
     assert "race: 6 games, 12 hands" in out and "level 0: n=24" in out
 
 
-def test_selfplay_refuses_a_wrong_number_of_levels(race: None) -> None:
-    with pytest.raises(ValueError, match="2 bot levels"):
-        main(["selfplay", "--variant", "race", "--games", "1", "--bots", "0,0,0", "--quiet"])
+def test_selfplay_refuses_a_wrong_number_of_levels(
+    race: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["selfplay", "--variant", "race", "--games", "1", "--bots", "0,0,0", "--quiet"]
+    assert main(argv) == 2
+    assert "2 bot levels" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["selfplay", "--variant", "nosuchgame", "--games", "1"], "no variant named"),
+        (["selfplay", "--variant", "dragon", "--bots", "1,x,1,1"], "bot levels"),
+        (["selfplay", "--variant", "dragon", "--option", "colour=1"], "unknown dragon option"),
+        (["serve", "--memory", "--set", "nosuch=1"], "unknown settings: nosuch"),
+        (["serve", "--memory", "--set", 'port="eighty"'], "port"),
+        (["serve", "--memory", "--set", "rate_burst=true"], "rate_burst"),
+        (["serve", "--memory", "--set", "timers={turn='x'}"], "timers"),
+        (["serve", "--memory", "--set", "novalue"], "key=value"),
+        (["room", "list", "--set", "max_rooms=1.5"], "max_rooms"),
+        (["room", "list", "--config", "/nonexistent/server.toml"], "no config file"),
+        (["room", "create", "--variant", "dragon", "--option", "at=1979-05-27"], "--option"),
+        (["room", "list", "--set", 'admin_token_file="/nonexistent/t"'], "no admin token"),
+    ],
+)
+def test_bad_flags_and_settings_get_one_line_and_exit_code_2(
+    race: None,
+    argv: list[str],
+    words: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("paiju.server.app.run_server", never_serve)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("paiju: ") and words in err and "Traceback" not in err
+
+
+def never_serve(*args: object) -> None:
+    raise AssertionError("a bad setting must be refused before the server starts")
+
+
+def test_a_config_file_that_is_not_toml_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("paiju.server.app.run_server", never_serve)
+    bad = tmp_path / "server.toml"
+    bad.write_text("[server\nport = 1\n")
+    assert main(["serve", "--memory", "--config", str(bad)]) == 2
+    assert str(bad) in capsys.readouterr().err
 
 
 def test_replay_prints_a_stored_game(

@@ -20,8 +20,11 @@ DEFAULT_CONFIG = "configs/server.toml"
 def _config(args: argparse.Namespace) -> ServerConfig:
     path = args.config if Path(args.config).exists() else None
     if path is None and args.config != DEFAULT_CONFIG:
-        raise SystemExit(f"paiju: no config file at {args.config}")
-    config = load_config(path)
+        raise ValueError(f"no config file at {args.config}")
+    try:
+        config = load_config(path)
+    except (OSError, ValueError) as exc:  # tomllib.TOMLDecodeError is a ValueError
+        raise ValueError(f"cannot read {path}: {exc}") from exc
     overrides = dict(parse_setting(s) for s in getattr(args, "set", None) or [])
     for key in ("host", "port", "database", "admin_token", "rooms_dir"):
         value = getattr(args, key, None)
@@ -54,7 +57,7 @@ def _admin_token(args: argparse.Namespace, config: ServerConfig) -> str:
         return config.admin_token
     path = Path(config.admin_token_file)
     if not path.exists():
-        raise SystemExit(f"paiju: no admin token (give --admin-token, or run where {path} exists)")
+        raise ValueError(f"no admin token (give --admin-token, or run where {path} exists)")
     return path.read_text().strip()
 
 
@@ -73,6 +76,13 @@ def cmd_room(args: argparse.Namespace) -> int:
     request: dict[str, Any] = {"command": args.room_command}
     if args.room_command == "create":
         options = dict(parse_setting(o) for o in args.option or [])
+        try:
+            json.dumps(options)
+        except TypeError:  # TOML dates and times have no JSON form
+            raise ValueError(
+                "--option values must be numbers, strings, booleans, arrays or tables, "
+                f"not {options}"
+            ) from None
         request.update(
             variant=args.variant,
             seats=args.seats,
@@ -203,7 +213,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     engine = get_engine(args.variant)
     options = engine.normalize_options(dict(parse_setting(o) for o in args.option or []))
     seats = engine.seat_count(options)
-    levels = [int(x) for x in args.bots.split(",")] if args.bots else [1] * seats
+    try:
+        levels = [int(x) for x in args.bots.split(",")] if args.bots else [1] * seats
+    except ValueError:
+        raise ValueError(f"--bots takes bot levels such as 3,2,1,1, not {args.bots!r}") from None
     start = time.perf_counter()
     result = run_selfplay(
         args.variant,
@@ -297,9 +310,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``paiju`` console script."""
+    """Entry point of the ``paiju`` console script.
+
+    Returns 0 on success, 1 when the server or store refuses (no such room), 2 for bad
+    flags, settings or files; argparse itself exits 2 on a usage error. A bad value is
+    reported in one line, never as a traceback.
+    """
+    from paiju.core.errors import GameError
+
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except (ValueError, GameError) as exc:
+        print(f"paiju: {exc}", file=sys.stderr)
+        return 2
     return code
 
 

@@ -38,6 +38,7 @@ from paiju.server.errors import (
     InvalidMessage,
     MalformedFrame,
     RateLimited,
+    RoomClosed,
     UnsupportedVersion,
 )
 from paiju.server.rooms import Room, RoomManager
@@ -45,7 +46,7 @@ from paiju.server.sessions import Session, TokenBucket, new_token, token_hash
 from paiju.table import commands as c
 from paiju.table.effects import Effect
 from paiju.table.errors import NotSeated
-from paiju.table.table import Table
+from paiju.table.table import CLOSED, Table
 
 log = structlog.get_logger("paiju.server")
 
@@ -73,6 +74,8 @@ def parse_frame(frame: str | bytes) -> p.ClientMessage:
         data = json.loads(frame)
     except (ValueError, UnicodeDecodeError) as exc:
         raise MalformedFrame(f"the frame is not valid JSON: {exc}") from exc
+    except RecursionError as exc:  # "[[[[...]]]]" fits in a frame and exhausts the stack
+        raise MalformedFrame("the frame is nested too deeply") from exc
     if not isinstance(data, dict):
         raise MalformedFrame("the frame must be a JSON object")
     try:
@@ -130,9 +133,12 @@ class PaijuServer:
         if self._server is None:
             return
         self._server.close(close_connections=False)
-        for connection in list(self._server.connections):
-            with contextlib.suppress(Exception):
-                await connection.close(CLOSE_GOING_AWAY, reason)
+        # All at once: each close waits for the client's answer (up to the close timeout), so
+        # one client that does not read must not hold up everyone else's goodbye.
+        await asyncio.gather(
+            *(c.close(CLOSE_GOING_AWAY, reason) for c in list(self._server.connections)),
+            return_exceptions=True,
+        )
         await self._server.wait_closed()
         await self.rooms.shutdown()
         self.store.close()
@@ -213,7 +219,10 @@ class PaijuServer:
                     {
                         "type": "error",
                         "code": "internal_error",
-                        "message": "the server failed; the room state is unchanged",
+                        "message": (
+                            "the server failed to carry out the message; "
+                            "resume to reload the state if in doubt"
+                        ),
                         "details": {},
                     }
                 )
@@ -264,7 +273,13 @@ class PaijuServer:
             effects = table.handle(None, c.Join(message.name, message.seat), now)
             seat = table.last_joined
             assert seat is not None
-            self.store.save_token(token_hash(token), room.room_id, seat)
+            try:
+                self.store.save_token(token_hash(token), room.room_id, seat)
+            except Exception:
+                # Without its token nobody could ever resume the seat: free it again. Both
+                # changes' effects are dropped, so clients and store never saw the seat taken.
+                table.handle(seat, c.Leave(), now)
+                raise
             self._attach(room, session, seat, token)
             return seat, effects
 
@@ -315,13 +330,19 @@ class PaijuServer:
             raise NotSeated("this connection is in no room")
 
         def job(table: Table, now: float) -> tuple[None, list[Effect]]:
-            effects = table.handle(seat, c.Leave(), now) if seat is not None else []
+            playing = seat is not None and table.phase != CLOSED
+            effects = table.handle(seat, c.Leave(), now) if playing else []
             room.detach(session)
+            if seat is not None:
+                # Inside the job, so a player who takes the freed seat next cannot lose the
+                # token it is given to this revocation.
+                self.store.revoke_tokens(room.room_id, seat)
             return None, effects
 
-        await room.call(job)
-        if seat is not None:
-            self.store.revoke_tokens(room.room_id, seat)
+        try:
+            await room.call(job)
+        except RoomClosed:
+            room.detach(session)  # the room's task has ended; its tokens are revoked already
         session.room, session.seat = None, None
         session.send({"type": "left", "room": room.room_id})
 
@@ -357,7 +378,10 @@ class PaijuServer:
     async def _admin(self, connection: ServerConnection) -> None:
         async for frame in connection:
             try:
-                data = json.loads(frame)
+                try:
+                    data = json.loads(frame)
+                except RecursionError as exc:
+                    raise ValueError("the request is nested too deeply") from exc
                 request = p.AdminRequest.model_validate(data)
                 result = await self._admin_command(request)
                 reply: dict[str, Any] = {"type": "admin_result", "ok": True, "result": result}
@@ -374,6 +398,15 @@ class PaijuServer:
                     "ok": False,
                     "code": "invalid_message",
                     "message": str(exc).splitlines()[0],
+                }
+            except Exception:
+                # The operator gets an answer and keeps the channel, as a player would.
+                log.exception("admin_command_failed")
+                reply = {
+                    "type": "admin_result",
+                    "ok": False,
+                    "code": "internal_error",
+                    "message": "the server failed to carry out the command",
                 }
             await connection.send(json.dumps(reply))
 

@@ -30,12 +30,40 @@ class ServerConfig:
     timers: dict[str, float] = field(default_factory=lambda: {"turn": 30.0, "claim": 10.0})
 
     def with_overrides(self, overrides: dict[str, Any]) -> ServerConfig:
-        """A copy with the given settings replaced (``None`` values are ignored)."""
+        """A copy with the given settings replaced (``None`` values are ignored).
+
+        Raises ``ValueError`` naming an unknown setting or a value of the wrong kind, so a
+        typo fails at start-up with a sentence instead of deep inside the server.
+        """
         known = {f.name for f in fields(self)}
         unknown = set(overrides) - known
         if unknown:
             raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
-        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+        checked = {
+            k: _checked(k, v, getattr(self, k)) for k, v in overrides.items() if v is not None
+        }
+        return replace(self, **checked)
+
+
+def _checked(name: str, value: Any, default: Any) -> Any:
+    """``value`` for setting ``name`` in the type of its default (an integer may be a float)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(default, bool | str):
+        ok = type(value) is type(default)
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(default, float):
+        ok, value = number, float(value) if number else value
+    else:  # timers: a table of kind -> seconds
+        ok = isinstance(value, dict) and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and v >= 0
+            for v in value.values()
+        )
+        value = {str(k): float(v) for k, v in value.items()} if ok else value
+    if not ok:
+        kind = "a table of seconds" if isinstance(default, dict) else type(default).__name__
+        raise ValueError(f"setting {name} must be {kind}, not {value!r}")
+    return value
 
 
 def load_config(path: str | Path | None) -> ServerConfig:
@@ -47,7 +75,7 @@ def load_config(path: str | Path | None) -> ServerConfig:
         data = tomllib.load(handle)
     settings = dict(data.get("server", {}))
     if "timers" in data:
-        settings["timers"] = {str(k): float(v) for k, v in data["timers"].items()}
+        settings["timers"] = data["timers"]
     return config.with_overrides(settings)
 
 

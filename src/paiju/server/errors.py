@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from paiju.core.errors import GameError
+from paiju.table.errors import WrongPhase
 
 
 class MalformedFrame(GameError):
@@ -53,6 +54,10 @@ class AlreadyJoined(GameError):
     code = "already_joined"
 
 
+class RoomClosed(WrongPhase):
+    """The room was closed (or its server is stopping); nothing more happens in it."""
+
+
 #: Every code a client can receive, with its meaning (docs/protocol.md mirrors this).
 ERROR_CODES: dict[str, str] = {
     "malformed_json": "the frame is not a JSON object",
@@ -66,13 +71,13 @@ ERROR_CODES: dict[str, str] = {
     "not_seated": "the message needs a seat; join or resume first",
     "room_full": "every seat of the room is taken",
     "seat_taken": "the requested seat is taken or does not exist",
-    "wrong_phase": "the message does not fit the room's phase",
-    "stale_version": "the action names an older state than the seat's current decision",
+    "wrong_phase": "the message does not fit the room's phase (or the room is closed)",
+    "stale_version": "the action names an older state than the seat's decision, or a newer one",
     "not_your_turn": "the seat is not among those the game waits for",
     "malformed_action": "the action text is not in the variant's notation",
     "illegal_action": "the rules do not allow this action now (variants add rule-naming codes)",
     "game_over": "the hand or match is over",
     "invalid_options": "a table option is unknown or has an unsupported value",
     "unknown_variant": "no variant by that name",
-    "internal_error": "the server failed; the room state is unchanged",
+    "internal_error": "the server failed to carry out the message; resume if in doubt",
 }

@@ -23,13 +23,24 @@ from paiju.core.rng import SeededRng
 from paiju.engines.base import get_engine
 from paiju.persistence.store import RoomRecord, Store, write
 from paiju.server.config import ServerConfig, load_preset
-from paiju.server.errors import UnknownRoom
+from paiju.server.errors import RoomClosed, UnknownRoom
 from paiju.server.sessions import Session
 from paiju.table.effects import SPECTATORS, Effect, Persist, Send
-from paiju.table.table import CLOSED, FINISHED, WAITING, SeatBot, Table, TableSettings
+from paiju.table.table import (
+    CLOSED,
+    FINISHED,
+    WAITING,
+    SeatBot,
+    Table,
+    TableFailed,
+    TableSettings,
+)
 
 T = TypeVar("T")
 log = structlog.get_logger("paiju.rooms")
+
+#: Seconds before a tick that failed is tried again.
+TICK_RETRY = 1.0
 
 RoomJob = Callable[[Table, float], tuple[T, list[Effect]]]
 
@@ -46,6 +57,8 @@ class Room:
             asyncio.Queue()
         )
         self._task: asyncio.Task[None] | None = None
+        self.closed = False
+        self._hold_until = 0.0
         self.log = log.bind(room=table.room_id, variant=table.engine.name)
 
     @property
@@ -57,24 +70,42 @@ class Room:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=self.room_id)
 
     async def call(self, job: RoomJob[T]) -> T:
-        """Run ``job(table, now)`` inside the room's task; its ``GameError`` is re-raised here."""
+        """Run ``job(table, now)`` inside the room's task; its ``GameError`` is re-raised here.
+
+        Raises ``RoomClosed`` once the room is stopping or stopped: nothing would ever run the
+        job, and a caller awaiting it would hang (and hold up a graceful shutdown).
+        """
+        if self.closed or self._task is None or self._task.done():
+            raise RoomClosed("the room is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         await self._inbox.put((job, future))
         return await future
 
     async def stop(self) -> None:
-        """Finish what is queued, then end the task."""
+        """Finish what is queued, then end the task; later calls get ``RoomClosed``."""
+        self.closed = True
         if self._task is None:
             return
         await self._inbox.put(None)
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
         self._task = None
+        # A job that slipped in behind the end marker would never be answered.
+        while not self._inbox.empty():
+            item = self._inbox.get_nowait()
+            if item is not None and not item[1].done():
+                item[1].set_exception(RoomClosed("the room is closed"))
+
+    def wake_at(self) -> float | None:
+        """When the task next ticks the table: its deadline, but not before a failed tick's
+        retry time (a deadline that keeps failing would otherwise spin the loop)."""
+        deadline = self.table.next_deadline()
+        return None if deadline is None else max(deadline, self._hold_until)
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            deadline = self.table.next_deadline()
+            deadline = self.wake_at()
             timeout = None if deadline is None else max(0.0, deadline - loop.time())
             try:
                 item = await asyncio.wait_for(self._inbox.get(), timeout)
@@ -99,17 +130,32 @@ class Room:
             if not future.done():
                 future.set_exception(exc)
             return
-        self.carry_out(effects)
+        try:
+            self.carry_out(effects)
+        except Exception as exc:
+            # A failed write (a full disk) must not end the room's task, or every member would
+            # wait forever; the caller gets internal_error and nothing after the write is sent.
+            self.log.exception("room_effects_failed")
+            if not future.done():
+                future.set_exception(exc)
+            return
         if not future.done():
             future.set_result(result)
 
     def _tick(self, now: float) -> None:
         try:
             self.carry_out(self.table.tick(now))
-        except Exception:
-            # A failing engine must not kill the room's task; the table is unchanged by a
-            # failed apply, and the deadline is retried.
+        except TableFailed as failed:
+            # A failing engine must not kill the room's task. What the table did before the
+            # failure is carried out (persisted first); the failed deadline is retried after
+            # a pause, not in a busy loop.
             self.log.exception("room_tick_failed")
+            self._hold_until = now + TICK_RETRY
+            with contextlib.suppress(Exception):
+                self.carry_out(failed.effects)
+        except Exception:
+            self.log.exception("room_tick_failed")
+            self._hold_until = now + TICK_RETRY
 
     def carry_out(self, effects: list[Effect]) -> None:
         """Persist, then send, in the order the table gave."""
@@ -159,8 +205,12 @@ class RoomManager:
     ) -> Room:
         """Make a room from the variant's preset plus ``options``; the last ``bots`` seats
         get bots. Raises ``GameError`` (unknown variant, bad options, too many rooms)."""
-        if len(self.rooms) >= self.config.max_rooms:
-            raise InvalidOptions(f"the server already has {self.config.max_rooms} rooms")
+        # Finished rooms stay open for their result but no longer count: otherwise the
+        # server would refuse every create after max_rooms matches until an operator closed
+        # them by hand.
+        active = [r for r in self.rooms.values() if r.table.phase not in (FINISHED, CLOSED)]
+        if len(active) >= self.config.max_rooms:
+            raise InvalidOptions(f"the server already has {self.config.max_rooms} active rooms")
         engine = get_engine(variant)
         preset = load_preset(self.config.rooms_dir, variant)
         raw = {**preset.options, **(options or {})}
@@ -221,25 +271,32 @@ class RoomManager:
         for record in self.store.list_rooms():
             if record.phase in (FINISHED, CLOSED) or record.room_id in self.rooms:
                 continue
-            table = self._table(record)
-            for seat, info in enumerate(record.seats):
-                if info.get("kind") == "bot":
-                    table.add_bot(seat, int(info.get("bot_level", 1)))
-                elif info.get("kind") == "human":
-                    table.seats[seat].kind = "human"
-                    table.seats[seat].name = str(info.get("name", ""))
-                    table.seats[seat].ready = bool(info.get("ready", False))
-            if record.phase != WAITING:
-                try:
-                    table.restore(self.store.actions(record.room_id), loop_now)
-                except Exception:
-                    # A log that no longer replays (a changed rule) must not stop the server;
-                    # the room stays on disk for `paiju replay` and inspection.
-                    log.exception("room_restore_failed", room=record.room_id)
-                    continue
+            try:
+                table = self._restored_table(record, loop_now)
+            except Exception:
+                # Stored data that no longer fits (a removed variant or bot level, a log that
+                # no longer replays after a rule change, seats that do not match the options)
+                # must not stop the server; the room stays on disk for `paiju replay`.
+                log.exception("room_restore_failed", room=record.room_id)
+                continue
             self._open(table, record)
             restored += 1
         return restored
+
+    def _restored_table(self, record: RoomRecord, now: float) -> Table:
+        table = self._table(record)
+        if len(record.seats) != table.seat_count:
+            raise ValueError(f"{len(record.seats)} stored seats for {table.seat_count} seats")
+        for seat, info in enumerate(record.seats):
+            if info.get("kind") == "bot":
+                table.add_bot(seat, int(info.get("bot_level", 1)))
+            elif info.get("kind") == "human":
+                table.seats[seat].kind = "human"
+                table.seats[seat].name = str(info.get("name", ""))
+                table.seats[seat].ready = bool(info.get("ready", False))
+        if record.phase != WAITING:
+            table.restore(self.store.actions(record.room_id), now)
+        return table
 
     async def close(self, room_id: str, reason: str) -> dict[str, Any]:
         """Close a room for good: tell its members, revoke its tokens, end its task."""

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from paiju.core.errors import GameError, IllegalAction, NotYourTurn, StaleVersion
+from paiju.core.errors import IllegalAction, NotYourTurn, StaleVersion
 from paiju.core.rng import SeededRng
 from paiju.core.seats import Seat
 from paiju.engines.base import Engine, Event, MatchInfo
@@ -45,6 +45,18 @@ WAITING, PLAYING, HAND_OVER, FINISHED, CLOSED = (
 
 #: Safety bound on actions taken inside one ``tick`` (bots answering bots with no delay).
 MAX_AUTOMATIC_ACTIONS = 100_000
+
+
+class TableFailed(Exception):
+    """``tick`` failed part-way (an engine bug); ``effects`` are those of what it already did.
+
+    Actions taken before the failure changed the table, so their effects (their ``Persist``
+    records above all) must still be carried out, or the log would lose them.
+    """
+
+    def __init__(self, effects: list[Effect]) -> None:
+        super().__init__("the table failed while acting on its own")
+        self.effects = effects
 
 
 class SeatBot(Protocol):
@@ -349,14 +361,21 @@ class Table:
         return min(times, default=None)
 
     def tick(self, now: float) -> list[Effect]:
-        """Take every action that is due at ``now``: bot moves, timeouts, the next hand."""
+        """Take every action that is due at ``now``: bot moves, timeouts, the next hand.
+
+        Raises ``TableFailed`` (from the engine's error) carrying the effects of everything
+        done before the failure.
+        """
         effects: list[Effect] = []
-        for _ in range(MAX_AUTOMATIC_ACTIONS):
-            due = self._next_due(now)
-            if due is None:
-                return effects
-            effects += due()
-        raise RuntimeError("the table kept acting on its own; a bot or timeout loops")
+        try:
+            for _ in range(MAX_AUTOMATIC_ACTIONS):
+                due = self._next_due(now)
+                if due is None:
+                    return effects
+                effects += due()
+            raise RuntimeError("the table kept acting on its own; a bot or timeout loops")
+        except Exception as exc:
+            raise TableFailed(effects) from exc
 
     def _next_due(self, now: float) -> Callable[[], list[Effect]] | None:
         if self.phase == HAND_OVER and self._next_hand_at is not None and self._next_hand_at <= now:
@@ -382,8 +401,11 @@ class Table:
                 return self._act(
                     seat, self.version, bot.choose(self.engine.view(self.state, seat)), "bot", now
                 )
-            except GameError:
-                pass  # a bot that errs is replaced by the trustee's move, never stalls the room
+            except Exception:
+                # A bot that errs (an illegal answer or its own bug) is replaced by the
+                # trustee's move; it must never stall the room. ``_act`` changes nothing
+                # before it succeeds, so falling back is safe.
+                pass
         text = self.engine.format_action(self.engine.timeout_action(self.state, seat))
         return self._act(seat, self.version, text, "timeout", now)
 
@@ -468,7 +490,8 @@ class Table:
         return RoomStatus(self.phase, self.totals, seats)
 
     def summary(self) -> dict[str, Any]:
-        """What an operator sees of the room (no hidden tiles)."""
+        """What an operator sees of the room: no hidden tiles, and of the waiting seats only
+        those every player may know about (who is asked in a claim window is secret)."""
         return {
             "room": self.room_id,
             "variant": self.engine.name,
@@ -478,6 +501,6 @@ class Table:
             "totals": list(self.totals),
             "hand_scores": [list(s) for s in self.hand_scores],
             "seats": [slot.public(s) for s, slot in enumerate(self.seats)],
-            "to_act": sorted(self._waiting),
+            "to_act": sorted(self._public_waiting()),
             "options": self.options,
         }

@@ -1,0 +1,77 @@
+"""Bots and timeouts that fail: the room neither stalls nor forgets what already happened."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from paiju.table.commands import Act, Join, Ready, Start
+from paiju.table.effects import ActionRecord, Persist
+from paiju.table.table import PLAYING, Table, TableFailed, TableSettings
+from tests.table.fake_engine import RaceEngine, RaceState
+
+SETTINGS = TableSettings(timers={"claim": 5.0, "turn": 10.0}, bot_delay=1.0, between_hands=3.0)
+
+
+def crashing_table(engine: RaceEngine) -> Table:
+    options = engine.normalize_options({})
+    return Table("r", engine, options, "s", SETTINGS, lambda seat, level: CrashingBot())
+
+
+class CrashingBot:
+    def choose(self, view: Mapping[str, Any]) -> str:
+        raise KeyError("legal")  # a bot bug, not a rule refusal
+
+
+def test_a_bot_that_crashes_is_replaced_by_the_timeout_action() -> None:
+    engine = RaceEngine()
+    table = crashing_table(engine)
+    table.handle(None, Start(), 0.0)
+    effects = table.tick(1.0)
+    sources = [
+        e.record.source
+        for e in effects
+        if isinstance(e, Persist) and isinstance(e.record, ActionRecord)
+    ]
+    assert sources == ["timeout", "timeout"]
+    assert table.state.phase == "play"
+
+
+class BrokenTimeout(RaceEngine):
+    def timeout_action(self, state: RaceState, seat: int) -> str:
+        if seat == 1:
+            raise RuntimeError("engine bug")
+        return super().timeout_action(state, seat)
+
+
+def test_a_failing_timeout_keeps_the_effects_of_what_was_already_done() -> None:
+    engine = BrokenTimeout()
+    table = crashing_table(engine)
+    table.handle(None, Join("ann"), 0.0)
+    table.handle(None, Join("bob"), 0.0)
+    table.handle(0, Ready(), 0.0)
+    table.handle(1, Ready(), 0.0)
+    assert table.phase == PLAYING
+    with pytest.raises(TableFailed) as info:
+        table.tick(5.0)
+    done = [
+        e.record
+        for e in info.value.effects
+        if isinstance(e, Persist) and isinstance(e.record, ActionRecord)
+    ]
+    assert [(r.seat, r.action, r.source) for r in done] == [(0, "go", "timeout")]
+    assert table.seq == 1  # the table did take that action: its record must reach the log
+
+
+def test_the_operator_summary_shows_only_publicly_known_waiting_seats() -> None:
+    engine = RaceEngine()
+    table = crashing_table(engine)
+    table.handle(None, Join("ann"), 0.0)
+    table.handle(None, Join("bob"), 0.0)
+    table.handle(0, Ready(), 0.0)
+    table.handle(1, Ready(), 0.0)
+    table.handle(0, Act(table.version, "go"), 1.0)
+    # Who still has to answer a secret poll (who may claim a discard) is not shown.
+    assert table.summary()["to_act"] == []
