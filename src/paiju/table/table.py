@@ -457,7 +457,7 @@ class Table:
         sends: list[Effect] = []
         for target, viewer in [*((s, s) for s in targets), (SPECTATORS, None)]:
             snapshot = self.snapshot(viewer, now)
-            shown = {k: v for k, v in snapshot.items() if k not in ("version", "deadline_ms")}
+            shown = _content(snapshot)
             if self._last_shown.get(target) != shown:
                 self._last_shown[target] = shown
                 sends.append(Send(target, snapshot))
@@ -504,3 +504,13 @@ class Table:
             "to_act": sorted(self._public_waiting()),
             "options": self.options,
         }
+
+
+def _content(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A state message without its counters (the table's and the engine's ``version``, the
+    deadline countdown): what a viewer can tell apart. Versions count hidden answers too."""
+    shown = {k: v for k, v in snapshot.items() if k not in ("version", "deadline_ms")}
+    view = shown.get("view")
+    if isinstance(view, dict) and "version" in view:
+        shown["view"] = {k: v for k, v in view.items() if k != "version"}
+    return shown
