@@ -7,7 +7,6 @@ from paiju.engines.mcr.engine import McrEngine
 from paiju.table.commands import Act, Join, Ready
 from paiju.table.effects import SPECTATORS, Send
 from paiju.table.table import PLAYING, Table, TableSettings
-from tests.table.fake_engine import FirstLegalBot
 
 
 def four_humans(seed: str) -> Table:
