@@ -116,24 +116,30 @@ async def test_refused_actions_leave_the_room_unchanged(server: PaijuServer) -> 
     bob, _ = await joined_client(server, room.room_id, "bob")
     await ann.send({"type": "ready"})
     await bob.send({"type": "ready"})
-    state = await ann.until_state(lambda s: s["phase"] == "playing")
-    old = state["version"]
-    await ann.send({"type": "act", "version": old, "action": "go"})
-    await bob.send({"type": "act", "version": old, "action": "go"})
-    state = await ann.until_state(lambda s: s["view"]["phase"] == "play")
+    # Versions are per viewer: each client echoes the version of its own last state.
+    old = {}
+    for client in (ann, bob):
+        old[client] = (await client.until_state(lambda s: s["phase"] == "playing"))["version"]
+        await client.send({"type": "act", "version": old[client], "action": "go"})
+    for client in (ann, bob):
+        await client.until_state(lambda s: s["view"]["phase"] == "play")
     table = server.rooms.get(room.room_id).table
+    state = ann.last_state
+    assert state is not None
     mover = ann if state["you"] in state["to_act"] else bob
     idle = bob if mover is ann else ann
+
+    def current(client: Client) -> int:
+        assert client.last_state is not None
+        return int(client.last_state["version"])
+
     before = (table.version, table.state)
     cases = [
-        (idle, {"type": "act", "version": state["version"], "action": "add 1"}, "not_your_turn"),
-        (mover, {"type": "act", "version": old, "action": "add 1"}, "stale_version"),
-        (
-            mover,
-            {"type": "act", "version": state["version"], "action": "add 7"},
-            "malformed_action",
-        ),
-        (mover, {"type": "act", "version": state["version"], "action": "go"}, "not_legal_here"),
+        (idle, {"type": "act", "version": current(idle), "action": "add 1"}, "not_your_turn"),
+        (mover, {"type": "act", "version": old[mover], "action": "add 1"}, "stale_version"),
+        (mover, {"type": "act", "version": current(mover) + 1, "action": "add 1"}, "stale_version"),
+        (mover, {"type": "act", "version": current(mover), "action": "add 7"}, "malformed_action"),
+        (mover, {"type": "act", "version": current(mover), "action": "go"}, "not_legal_here"),
         (mover, {"type": "join", "room": room.room_id}, "already_joined"),
     ]
     for client, frame, code in cases:

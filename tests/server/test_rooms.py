@@ -103,7 +103,8 @@ async def test_a_failed_write_answers_internal_error_and_the_room_lives_on() -> 
         assert (await ann.expect("error"))["code"] == "internal_error"
         await bob.send({"type": "ping", "nonce": 1})
         assert (await bob.expect("pong"))["nonce"] == 1
-        await bob.send({"type": "act", "version": state["version"], "action": "go"})
+        bob_state = await bob.until_state(lambda s: s["phase"] == "playing")
+        await bob.send({"type": "act", "version": bob_state["version"], "action": "go"})
         await bob.until_state(lambda s: s["decision_version"] is None)
         for c in (ann, bob):
             await c.close()

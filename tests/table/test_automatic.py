@@ -72,6 +72,6 @@ def test_the_operator_summary_shows_only_publicly_known_waiting_seats() -> None:
     table.handle(None, Join("bob"), 0.0)
     table.handle(0, Ready(), 0.0)
     table.handle(1, Ready(), 0.0)
-    table.handle(0, Act(table.version, "go"), 1.0)
+    table.handle(0, Act(table.shown_version(0), "go"), 1.0)
     # Who still has to answer a secret poll (who may claim a discard) is not shown.
     assert table.summary()["to_act"] == []

@@ -40,7 +40,7 @@ def test_an_answer_in_a_claim_window_is_not_shown_to_the_others() -> None:
             )
             text = table.engine.format_action(legal[0])
             in_window = table.state.phase in ("claim", "rob") and len(waiting) >= 2
-            effects = table.handle(seat, Act(table.version, text), 1.0)
+            effects = table.handle(seat, Act(table.shown_version(seat), text), 1.0)
             if in_window and seat in waiting and table.state.phase in ("claim", "rob"):
                 told = {e.to for e in effects if isinstance(e, Send)}
                 assert told <= {seat}, f"seat {seat}'s secret answer was shown to {told}"

@@ -72,8 +72,8 @@ def test_match_starts_when_every_seat_is_taken_and_ready() -> None:
 
 def test_each_seat_gets_only_its_own_view() -> None:
     table = seated_and_playing()
-    table.handle(0, Act(table.version, "go"), 1.0)
-    effects = table.handle(1, Act(table.version, "go"), 1.0)
+    table.handle(0, Act(table.shown_version(0), "go"), 1.0)
+    effects = table.handle(1, Act(table.shown_version(1), "go"), 1.0)
     for seat in (0, 1):
         states = [m for m in sends(effects, seat) if m["type"] == "state"]
         assert states and all(s["view"]["secret"] == table.state.secret[seat] for s in states)
@@ -81,30 +81,31 @@ def test_each_seat_gets_only_its_own_view() -> None:
 
 def test_simultaneous_answers_against_the_same_version_are_both_accepted() -> None:
     table = seated_and_playing()
-    asked_at = table.version
-    table.handle(0, Act(asked_at, "go"), 1.0)
-    assert table.version > asked_at
-    table.handle(1, Act(asked_at, "go"), 1.0)  # seat 1's decision did not change
+    asked = {seat: table.shown_version(seat) for seat in (0, 1)}
+    table.handle(0, Act(asked[0], "go"), 1.0)
+    assert table.shown_version(1) == asked[1]  # seat 1 was shown nothing new
+    table.handle(1, Act(asked[1], "go"), 1.0)
     assert table.state.phase == "play"
 
 
 def test_an_action_against_an_older_decision_is_stale_and_changes_nothing() -> None:
     table = seated_and_playing()
-    old = table.version
-    table.handle(0, Act(old, "go"), 1.0)
-    table.handle(1, Act(old, "go"), 1.0)
+    old = {seat: table.shown_version(seat) for seat in (0, 1)}
+    table.handle(0, Act(old[0], "go"), 1.0)
+    table.handle(1, Act(old[1], "go"), 1.0)
     before = (table.version, table.state)
+    mover = table.state.turn
     with pytest.raises(StaleVersion):
-        table.handle(table.state.turn, Act(old, "add 1"), 2.0)
+        table.handle(mover, Act(old[mover], "add 1"), 2.0)
     with pytest.raises(StaleVersion):
-        table.handle(table.state.turn, Act(table.version + 5, "add 1"), 2.0)
+        table.handle(mover, Act(table.shown_version(mover) + 1, "add 1"), 2.0)
     assert (table.version, table.state) == before
 
 
 def test_out_of_turn_malformed_and_illegal_actions_change_nothing() -> None:
     table = seated_and_playing()
-    table.handle(0, Act(table.version, "go"), 1.0)
-    table.handle(1, Act(table.version, "go"), 1.0)
+    table.handle(0, Act(table.shown_version(0), "go"), 1.0)
+    table.handle(1, Act(table.shown_version(1), "go"), 1.0)
     idle = 1 - table.state.turn
     before = (table.version, table.state, table.seq)
     for seat, text, error in [
@@ -113,7 +114,7 @@ def test_out_of_turn_malformed_and_illegal_actions_change_nothing() -> None:
         (table.state.turn, "go", GameError),
     ]:
         with pytest.raises(error):
-            table.handle(seat, Act(table.version, text), 2.0)
+            table.handle(seat, Act(table.shown_version(seat), text), 2.0)
         assert (table.version, table.state, table.seq) == before
 
 
@@ -121,7 +122,7 @@ def test_acting_before_the_start_or_without_a_seat_is_refused() -> None:
     table = make_table()
     table.handle(None, Join("ann"), 0.0)
     with pytest.raises(WrongPhase):
-        table.handle(0, Act(table.version, "go"), 0.0)
+        table.handle(0, Act(table.shown_version(0), "go"), 0.0)
     with pytest.raises(NotSeated):
         table.handle(None, Ready(), 0.0)
 
@@ -142,7 +143,7 @@ def test_a_seat_that_acts_gets_a_fresh_deadline_for_its_next_decision() -> None:
     table = seated_and_playing(now=0.0)
     table.tick(5.0)
     mover = table.state.turn
-    table.handle(mover, Act(table.version, "add 1"), 7.0)
+    table.handle(mover, Act(table.shown_version(mover), "add 1"), 7.0)
     assert table.next_deadline() == 17.0
 
 
@@ -188,7 +189,7 @@ def test_leaving_mid_match_hands_the_seat_to_a_bot() -> None:
 
 def test_connection_changes_are_shown_and_keep_pending_decisions() -> None:
     table = seated_and_playing()
-    asked_at = table.version
+    asked_at = table.shown_version(1)
     table.handle(1, Connected(False), 0.5)
     assert table.snapshot(0, 0.5)["seats"][1]["connected"] is False
     table.handle(1, Act(asked_at, "go"), 0.6)
@@ -199,7 +200,7 @@ def test_a_closed_room_refuses_everything() -> None:
     table.handle(None, Close("bye"), 1.0)
     assert table.next_deadline() is None
     with pytest.raises(WrongPhase):
-        table.handle(0, Act(table.version, "go"), 2.0)
+        table.handle(0, Act(table.shown_version(0), "go"), 2.0)
 
 
 def test_restore_rebuilds_a_match_in_progress_from_its_log() -> None:
@@ -228,9 +229,9 @@ def test_only_public_waiting_seats_are_shown_to_others() -> None:
     assert table.snapshot(0, 0.0)["to_act"] == [0]
     assert table.snapshot(1, 0.0)["to_act"] == [1]
     assert table.snapshot(None, 0.0)["to_act"] == []
-    table.handle(0, Act(table.version, "go"), 1.0)
+    table.handle(0, Act(table.shown_version(0), "go"), 1.0)
     assert table.snapshot(0, 1.0)["to_act"] == []  # seat 0 cannot tell whether 1 still votes
-    table.handle(1, Act(table.version, "go"), 1.0)
+    table.handle(1, Act(table.shown_version(1), "go"), 1.0)
     mover = table.state.turn
     assert table.snapshot(None, 1.0)["to_act"] == [mover]  # turns are public
     assert table.snapshot(1 - mover, 1.0)["to_act"] == [mover]
@@ -238,9 +239,11 @@ def test_only_public_waiting_seats_are_shown_to_others() -> None:
 
 def test_a_secret_answer_sends_nothing_to_seats_that_cannot_see_it() -> None:
     table = seated_and_playing()
-    effects = table.handle(0, Act(table.version, "go"), 1.0)
+    asked_1 = table.shown_version(1)
+    effects = table.handle(0, Act(table.shown_version(0), "go"), 1.0)
     assert [m["type"] for m in sends(effects, 1)] == []  # seat 1 learns nothing, not even a bump
     assert sends(effects, SPECTATORS) == []
     assert [m["type"] for m in sends(effects, 0)] == ["state"]  # seat 0's own legal list changed
-    table.handle(1, Act(table.version - 1, "go"), 1.0)  # seat 1's older version is still good
+    assert table.shown_version(1) == asked_1
+    table.handle(1, Act(asked_1, "go"), 1.0)
     assert table.state.phase == "play"

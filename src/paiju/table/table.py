@@ -4,12 +4,16 @@ Sans-I/O in the manner of the websockets library's ``Protocol``: ``handle(seat, 
 and ``tick(now)`` return effects, ``next_deadline()`` says when ``tick`` wants to be called.
 ``now`` is any monotonic clock in seconds; tests pass plain numbers.
 
-Versions: the table has one version that every change increases; every state message carries
-it and every action echoes it. A seat's current decision began at some version (when it was
-asked, or when what it may do last changed); an action naming an older version than that is
-``stale_version``, so a claim that arrives after its window closed is refused instead of being
-applied to the next decision. Simultaneous decisions are unaffected: another seat's answer does
-not change what this seat may do, so its decision version stays.
+Versions are per viewer. Each seat (and the spectators together) has its own counter that
+increases only when a state it is sent differs from the last one in something it can see, and
+every action echoes the version of the state its seat decided on. The table's own ``version``
+counts every change (logs and operators see it) but never reaches a player: with one shared
+counter a seat could tell from a jump, or by probing with a version it was never shown, that
+another seat answered in secret. A seat's current decision became visible at some version of
+its own; an action naming an older one is ``stale_version`` (a claim that arrives after its
+window closed is refused instead of being applied to the next decision), and so is one naming a
+version the seat was never shown. Simultaneous decisions are unaffected: another seat's answer
+does not change what this seat sees, so its versions stay.
 """
 
 from __future__ import annotations
@@ -109,6 +113,7 @@ class Waiting:
     version: int
     deadline: float | None
     legal: frozenset[Any]
+    shown_from: int | None = None  # the seat's own version at which it was first shown this
 
 
 class Table:
@@ -144,6 +149,8 @@ class Table:
         self.last_joined: Seat | None = None
         self._waiting: dict[Seat, Waiting] = {}
         self._last_shown: dict[Seat, dict[str, Any]] = {}
+        self._seen: dict[Seat, int] = {}  # per viewer (seat or SPECTATORS): its own version
+        self._seen_floor = 0  # where counters start (after a restore: above any old version)
         self._next_hand_at: float | None = None
 
     # ------------------------------------------------------------------ commands
@@ -272,17 +279,34 @@ class Table:
         event = Event("hand_started", {"hand": self.hand})
         return [Persist(self.status()), *self._send_events((event,)), *self._broadcast_states(now)]
 
-    def _act(self, seat: Seat, version: int, text: str, source: str, now: float) -> list[Effect]:
+    def shown_version(self, target: Seat) -> int:
+        """The version of the last state sent to ``target`` (a seat, or ``SPECTATORS``)."""
+        return self._seen.get(target, self._seen_floor)
+
+    def _check_version(self, seat: Seat, version: int, waiting: Waiting | None) -> None:
+        """Refuse an action against a state the seat was never shown or has since left.
+
+        The messages name only the seat's own versions, never the table's."""
+        shown = self.shown_version(seat)
+        if version > shown:
+            raise StaleVersion(f"version {version} was never sent to seat {seat} (last: {shown})")
+        began = waiting.shown_from if waiting is not None else None
+        if version < shown and (began is None or version < began):
+            raise StaleVersion(
+                f"version {version} is stale: your current state is version {shown}; "
+                "reload it and decide again"
+            )
+
+    def _act(
+        self, seat: Seat, version: int | None, text: str, source: str, now: float
+    ) -> list[Effect]:
+        """Apply ``text`` for ``seat``; ``version`` is the seat's own (``None``: the table acts
+        for it — a bot, a timeout, a restore — on the current state)."""
         if self.phase != PLAYING:
             raise WrongPhase(f"no hand is being played (the room is {self.phase})")
         waiting = self._waiting.get(seat)
-        if version > self.version:
-            raise StaleVersion(f"version {version} is newer than the table's {self.version}")
-        if version < self.version and (waiting is None or version < waiting.version):
-            raise StaleVersion(
-                f"version {version} is stale: the table is at {self.version}; "
-                "reload the state and decide again"
-            )
+        if version is not None:
+            self._check_version(seat, version, waiting)
         if waiting is None:
             raise NotYourTurn(f"seat {seat} is not to act now")
         action = self.engine.parse_action(text)
@@ -346,10 +370,16 @@ class Table:
         for record in log:
             while record.hand > self.hand and self.phase == HAND_OVER:
                 self._next_hand(now)
-            self._act(record.seat, self.version, record.action, record.source, now)
+            self._act(record.seat, None, record.action, record.source, now)
             self.seq = record.seq
             self.version = max(self.version, record.version)
         self.version += 1
+        # Clients hold versions from before the restart; start every counter above them.
+        self._seen_floor = self.version
+        self._seen.clear()
+        self._last_shown.clear()
+        for waiting in self._waiting.values():
+            waiting.shown_from = None
 
     # ------------------------------------------------------------------ time
 
@@ -399,7 +429,7 @@ class Table:
         if bot is not None:
             try:
                 return self._act(
-                    seat, self.version, bot.choose(self.engine.view(self.state, seat)), "bot", now
+                    seat, None, bot.choose(self.engine.view(self.state, seat)), "bot", now
                 )
             except Exception:
                 # A bot that errs (an illegal answer or its own bug) is replaced by the
@@ -407,7 +437,7 @@ class Table:
                 # before it succeeds, so falling back is safe.
                 pass
         text = self.engine.format_action(self.engine.timeout_action(self.state, seat))
-        return self._act(seat, self.version, text, "timeout", now)
+        return self._act(seat, None, text, "timeout", now)
 
     # ------------------------------------------------------------------ output
 
@@ -422,14 +452,14 @@ class Table:
             "type": "state",
             "room": self.room_id,
             "variant": self.engine.name,
-            "version": self.version,
+            "version": self.shown_version(SPECTATORS if seat is None else seat),
             "phase": self.phase,
             "hand": self.hand,
             "totals": list(self.totals),
             "seats": [slot.public(s) for s, slot in enumerate(self.seats)],
             "you": seat,
             "to_act": sorted(shown),
-            "decision_version": waiting.version if waiting is not None else None,
+            "decision_version": waiting.shown_from if waiting is not None else None,
             "deadline_ms": deadline_ms,
             "view": self.engine.view(self.state, seat) if self.state is not None else None,
         }
@@ -458,8 +488,16 @@ class Table:
         for target, viewer in [*((s, s) for s in targets), (SPECTATORS, None)]:
             snapshot = self.snapshot(viewer, now)
             shown = _content(snapshot)
-            if self._last_shown.get(target) != shown:
+            changed = self._last_shown.get(target) != shown
+            if changed:
                 self._last_shown[target] = shown
+                self._seen[target] = self.shown_version(target) + 1
+            waiting = self._waiting.get(viewer) if viewer is not None else None
+            if waiting is not None and waiting.shown_from is None:
+                waiting.shown_from = self.shown_version(target)
+            if changed:
+                snapshot["version"] = self.shown_version(target)
+                snapshot["decision_version"] = waiting.shown_from if waiting is not None else None
                 sends.append(Send(target, snapshot))
         return sends
 
@@ -469,13 +507,15 @@ class Table:
             message = {"kind": event.kind, "data": dict(event.data)}
             for seat, slot in enumerate(self.seats):
                 if slot.kind == "human" and event.visible_to(seat):
-                    sends.append(Send(seat, self._event_message(message)))
+                    sends.append(Send(seat, self._event_message(seat, message)))
             if event.visible_to(None):
-                sends.append(Send(SPECTATORS, self._event_message(message)))
+                sends.append(Send(SPECTATORS, self._event_message(SPECTATORS, message)))
         return sends
 
-    def _event_message(self, event: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "event", "room": self.room_id, "version": self.version, "event": event}
+    def _event_message(self, target: Seat, event: dict[str, Any]) -> dict[str, Any]:
+        """An event carries the version of the last state its viewer was sent."""
+        version = self.shown_version(target)
+        return {"type": "event", "room": self.room_id, "version": version, "event": event}
 
     def _changed(self, now: float) -> list[Effect]:
         self.version += 1
@@ -509,7 +549,8 @@ class Table:
 def _content(snapshot: dict[str, Any]) -> dict[str, Any]:
     """A state message without its counters (the table's and the engine's ``version``, the
     deadline countdown): what a viewer can tell apart. Versions count hidden answers too."""
-    shown = {k: v for k, v in snapshot.items() if k not in ("version", "deadline_ms")}
+    skip = ("version", "deadline_ms", "decision_version")
+    shown = {k: v for k, v in snapshot.items() if k not in skip}
     view = shown.get("view")
     if isinstance(view, dict) and "version" in view:
         shown["view"] = {k: v for k, v in view.items() if k != "version"}
