@@ -31,28 +31,12 @@ import MahjongGB  # type: ignore[import-not-found]  # benchmark reference only
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.engines.mcr.test_oracle import oracle, random_case
+from tests.engines.mcr.test_oracle import oracle, oracle_args, random_case
 
 from paiju.engines.mcr.fans import WinContext, evaluate
-from paiju.engines.mcr.tiles import tile_code
 
 FLOOR = 0.2
 CHUNK = 1000
-
-
-def _oracle_args(case: dict[str, Any]) -> tuple[Any, ...]:
-    return (
-        tuple((p.kind, tile_code(p.tile), p.offer) for p in case["packs"]),
-        tuple(tile_code(t) for t in case["hand"]),
-        tile_code(case["win_tile"]),
-        case["flowers"],
-        case["self_drawn"],
-        case["fourth_tile"],
-        case["about_kong"],
-        case["wall_last"],
-        case["seat_wind"],
-        case["prevalent_wind"],
-    )
 
 
 def vars_of(ctx: WinContext) -> dict[str, Any]:
@@ -92,7 +76,7 @@ def _one_pass(
         ours += clock() - start
         start = clock()
         for ctx in chunk_ctxs:
-            calc(*_oracle_args(vars_of(ctx)))
+            calc(*oracle_args(vars_of(ctx)))
         conv += clock() - start
     return ours, theirs, conv
 
@@ -102,7 +86,7 @@ def main(n: int = 20000, passes: int = 5) -> None:
     cases = [random_case(rng) for _ in range(n)]
     fresh_cases = [random_case(rng) for _ in range(n)]
     ctxs = [WinContext(kong_pair_five=True, **c) for c in cases]
-    args = [_oracle_args(c) for c in cases]
+    args = [oracle_args(c) for c in cases]
     for case, ctx in zip(cases[:3000], ctxs, strict=False):
         result = evaluate(ctx)
         assert (None if result is None else result.fans) == oracle(case), case
@@ -113,7 +97,7 @@ def main(n: int = 20000, passes: int = 5) -> None:
     ratios = sorted(r[1] / r[0] for r in runs)
     fresh = _one_pass(
         [WinContext(kong_pair_five=True, **c) for c in fresh_cases],
-        [_oracle_args(c) for c in fresh_cases],
+        [oracle_args(c) for c in fresh_cases],
     )
     verdict = "meets" if ours / theirs >= FLOOR else "BELOW"
     print(f"hands: {n} generated winning hands (every form, random packs and flags)")

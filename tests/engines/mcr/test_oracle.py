@@ -202,22 +202,26 @@ def random_case(rng: random.Random) -> dict[str, Any]:
         }
 
 
+def oracle_args(case: dict[str, Any]) -> tuple[Any, ...]:
+    """A generated case as MahjongGB's positional arguments (without the verbose flag)."""
+    return (
+        tuple((p.kind, tile_code(p.tile), p.offer) for p in case["packs"]),
+        tuple(tile_code(t) for t in case["hand"]),
+        tile_code(case["win_tile"]),
+        case["flowers"],
+        case["self_drawn"],
+        case["fourth_tile"],
+        case["about_kong"],
+        case["wall_last"],
+        case["seat_wind"],
+        case["prevalent_wind"],
+    )
+
+
 def oracle(case: dict[str, Any]) -> tuple[tuple[str, int, int], ...] | None:
     """The oracle's fans as (english_name, points, count), or None if it says not a win."""
     try:
-        raw = MahjongGB.MahjongFanCalculator(
-            tuple((p.kind, tile_code(p.tile), p.offer) for p in case["packs"]),
-            tuple(tile_code(t) for t in case["hand"]),
-            tile_code(case["win_tile"]),
-            case["flowers"],
-            case["self_drawn"],
-            case["fourth_tile"],
-            case["about_kong"],
-            case["wall_last"],
-            case["seat_wind"],
-            case["prevalent_wind"],
-            True,
-        )
+        raw = MahjongGB.MahjongFanCalculator(*oracle_args(case), True)
     except TypeError as exc:
         assert str(exc) == "ERROR_NOT_WIN"
         return None
