@@ -11,9 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from paiju.bots import Bot, make_bot
 from paiju.core.rng import SeededRng
-from paiju.engines.base import Engine, MatchInfo, get_engine
+from paiju.engines.base import Engine, MatchInfo
+from paiju.engines.bot import Bot
+from paiju.engines.registry import get_variant
 
 Z95 = 1.959964
 
@@ -73,7 +74,6 @@ def play_match(
     carry: dict[str, Any] = {}
     scores: list[tuple[int, ...]] = []
     stats: list[list[dict[str, float]]] = []
-    stats_of = getattr(engine, "hand_stats", None)
     while not engine.match_over(options, MatchInfo(hand, totals, carry)):
         info = MatchInfo(hand, totals, carry)
         state = engine.initial_state(options, SeededRng(seed).derive(str(hand)), info)
@@ -84,7 +84,7 @@ def play_match(
             actions += 1
         hand_scores = tuple(engine.scores(state))
         scores.append(hand_scores)
-        stats.append(list(stats_of(state)) if stats_of is not None else [{} for _ in range(seats)])
+        stats.append(engine.hand_stats(state))
         totals = tuple(t + s for t, s in zip(totals, hand_scores, strict=True))
         carry = engine.carry(state)
         hand += 1
@@ -100,7 +100,8 @@ def run_selfplay(
     progress: Callable[[int, int], None] | None = None,
 ) -> SelfPlayResult:
     """Play ``games`` matches with bots of ``levels`` (one per seat, rotated every game)."""
-    engine = get_engine(variant)
+    registered = get_variant(variant)
+    engine = registered.engine()
     normalized = engine.normalize_options(options or {})
     seats = engine.seat_count(normalized)
     if len(levels) != seats:
@@ -109,7 +110,7 @@ def run_selfplay(
     for game in range(games):
         assigned = [levels[(s + game) % seats] for s in range(seats)]
         root = SeededRng(f"{seed}/{game}")
-        bots = [make_bot(variant, lvl, root.derive(f"bot/{s}")) for s, lvl in enumerate(assigned)]
+        bots = [registered.make_bot(lvl, root.derive(f"bot/{s}")) for s, lvl in enumerate(assigned)]
         scores, stats, actions = play_match(engine, normalized, root.seed, bots)
         result.hands += len(scores)
         result.actions += actions

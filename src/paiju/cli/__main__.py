@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import sys
 import time
@@ -162,13 +161,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def run_judge(variant: str, lines: TextIO, out: TextIO) -> int:
-    """Answer each JSON line of ``lines`` with one JSON line on ``out``; bad lines get errors."""
-    from paiju.engines.base import variants
+    """Answer each JSON line of ``lines`` with one JSON line on ``out``; bad lines get errors.
 
-    if variant not in variants():
-        print(f"paiju: no variant {variant!r}; known: {', '.join(variants())}", file=sys.stderr)
+    Returns 2 (one line on stderr, no traceback) for a variant that is unknown, cannot be
+    loaded or has no judge.
+    """
+    from paiju.core.errors import GameError
+    from paiju.engines.registry import get_variant
+
+    try:
+        registered = get_variant(variant)
+    except GameError as exc:
+        print(f"paiju: {exc}", file=sys.stderr)
         return 2
-    judge = importlib.import_module(f"paiju.engines.{variant}.judge")
+    if registered.judge is None:
+        print(f"paiju: the variant {variant!r} provides no judge", file=sys.stderr)
+        return 2
     for line in lines:
         if not line.strip():
             continue
@@ -180,7 +188,7 @@ def run_judge(variant: str, lines: TextIO, out: TextIO) -> int:
                 raise ValueError(f"the line is not valid JSON: {exc}") from exc
             if not isinstance(request, dict):
                 raise ValueError("each line must be a JSON object")
-            answer = judge.answer(request)
+            answer = registered.answer(request)
         except Exception as exc:
             ident = request.get("id") if isinstance(request, dict) else None
             answer = {"id": ident, "error": str(exc) or type(exc).__name__}

@@ -17,10 +17,10 @@ from typing import Any, TypeVar
 
 import structlog
 
-from paiju.bots import make_bot
 from paiju.core.errors import GameError, InvalidOptions
 from paiju.core.rng import SeededRng
 from paiju.engines.base import get_engine
+from paiju.engines.registry import make_bot
 from paiju.persistence.store import RoomRecord, Store, write
 from paiju.server.config import ServerConfig, load_preset
 from paiju.server.errors import RoomClosed, UnknownRoom

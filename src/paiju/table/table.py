@@ -355,9 +355,7 @@ class Table:
     def _deadline_for(self, seat: Seat, now: float) -> float | None:
         if seat in self.bots:
             return now + self.settings.bot_delay
-        kind_of = getattr(self.engine, "timer_kind", None)
-        kind = kind_of(self.state, seat) if kind_of is not None else "turn"
-        seconds = self.settings.timer(kind)
+        seconds = self.settings.timer(self.engine.timer_kind(self.state, seat))
         return now + seconds if seconds > 0 else None
 
     def restore(self, log: list[ActionRecord], now: float) -> None:
@@ -467,14 +465,12 @@ class Table:
     def _public_waiting(self) -> set[Seat]:
         """The waiting seats every viewer may know about.
 
-        In a claim window, *who* is asked reveals who can claim the tile, so an engine can
-        narrow what is public with an optional ``public_to_act(state)``; a seat always knows
-        that it is itself asked.
+        In a claim window, *who* is asked reveals who can claim the tile, so the engine's
+        ``public_to_act`` narrows what is public; a seat always knows that it is itself asked.
         """
-        public_of = getattr(self.engine, "public_to_act", None)
-        if public_of is None or self.state is None:
+        if self.state is None:
             return set(self._waiting)
-        return set(self._waiting) & set(public_of(self.state))
+        return set(self._waiting) & set(self.engine.public_to_act(self.state))
 
     def _broadcast_states(self, now: float) -> list[Effect]:
         """A state message for every viewer whose state changed in anything but the version.
@@ -547,11 +543,7 @@ class Table:
 
 
 def _content(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """A state message without its counters (the table's and the engine's ``version``, the
-    deadline countdown): what a viewer can tell apart. Versions count hidden answers too."""
+    """A state message without its counters (the version, the deadline countdown): what a
+    viewer can tell apart. The table's counters count hidden answers too; views carry none."""
     skip = ("version", "deadline_ms", "decision_version")
-    shown = {k: v for k, v in snapshot.items() if k not in skip}
-    view = shown.get("view")
-    if isinstance(view, dict) and "version" in view:
-        shown["view"] = {k: v for k, v in view.items() if k != "version"}
-    return shown
+    return {k: v for k, v in snapshot.items() if k not in skip}

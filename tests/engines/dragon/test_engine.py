@@ -12,10 +12,10 @@ from paiju.core.errors import GameError, GameOver, IllegalAction, MalformedActio
 from paiju.core.rng import ScriptedRng, SeededRng
 from paiju.engines.base import MatchInfo, get_engine
 from paiju.engines.dragon.actions import DeclareBust
+from paiju.engines.dragon.conformance import hidden_leaks
 from paiju.engines.dragon.engine import DragonEngine, hand_from_codes
 from paiju.engines.dragon.state import DragonState, new_state, settle
 from paiju.engines.dragon.tiles import FULL_SET, tile_code
-from tests.conformance.adapter_dragon import hidden_leaks
 
 ENGINE = DragonEngine()
 # ScriptedRng leaves the set in order: seats 0 and 1 are bust, seat 2 can leave 杂九 (45 36),

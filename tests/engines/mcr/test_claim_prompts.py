@@ -23,10 +23,11 @@ from typing import Any
 
 import pytest
 
-from paiju.bots.mcr import make_bot
 from paiju.core.rng import SeededRng
 from paiju.engines.base import Event, MatchInfo
 from paiju.engines.mcr.actions import PASS, Action
+from paiju.engines.mcr.bot import make_bot
+from paiju.engines.mcr.conformance import hidden_leaks
 from paiju.engines.mcr.state import (
     BUGANG_MELD,
     CLAIM,
@@ -42,7 +43,6 @@ from paiju.engines.mcr.state import (
 )
 from paiju.engines.mcr.tiles import parse_tile
 from paiju.engines.mcr.wall import set_hand
-from tests.conformance.adapter_mcr import hidden_leaks
 from tests.engines.mcr.test_procedures import ENGINE, accounted, legal, play, table
 from tests.engines.mcr.test_review_random import _expected_window
 

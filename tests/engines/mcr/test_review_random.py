@@ -149,7 +149,7 @@ def test_random_play_matches_an_independent_reading_of_the_rules(chunk: int) -> 
 def test_bot_play_matches_an_independent_reading_of_the_rules() -> None:
     # Bots reach ready hands, so hu windows and self-drawn hu are checked often (about 50
     # wins in these 60 hands), unlike random play.
-    from paiju.bots.mcr import make_bot
+    from paiju.engines.mcr.bot import make_bot
 
     options = ENGINE.normalize_options({})
     wins = 0

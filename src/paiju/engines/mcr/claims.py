@@ -23,6 +23,7 @@ from dataclasses import replace
 from paiju.core.seats import Seat
 from paiju.engines.base import Event
 from paiju.engines.mcr.actions import CHI, GANG, HU, PASS, PENG, Action
+from paiju.engines.mcr.schema import ClaimEvent, HuEvent, MeldEvent
 from paiju.engines.mcr.scoring import evaluate_win, payments
 from paiju.engines.mcr.state import (
     BUGANG_MELD,
@@ -132,7 +133,7 @@ def respond(state: McrState, seat: Seat, action: Action, events: list[Event]) ->
     window = replace(window, responses=(*window.responses, (seat, action)))
     state = evolve(state, window=window)
     # Private: others learn neither the answer nor that this seat was asked at all.
-    events.append(Event("claim", {"seat": seat, "action": _text(action)}, frozenset({seat})))
+    events.append(Event("claim", ClaimEvent(seat=seat, action=_text(action)), frozenset({seat})))
     if window.waiting():
         return state
     return resolve(state, events)
@@ -194,7 +195,14 @@ def _take(
     events.append(
         Event(
             action.kind,
-            {"seat": seat, "from": window.source, "tile": tile_code(tile), "meld": _text(action)},
+            MeldEvent(
+                {
+                    "seat": seat,
+                    "from": window.source,
+                    "tile": tile_code(tile),
+                    "meld": _text(action),
+                }
+            ),
         )
     )
     melds = put(state.melds, seat, (*state.melds[seat], meld))
@@ -239,12 +247,14 @@ def finish(state: McrState, wins: tuple[Win, ...], events: list[Event]) -> McrSt
         events.append(
             Event(
                 "hu",
-                {
-                    "seat": win.seat,
-                    "tile": tile_code(win.tile),
-                    "from": win.source,
-                    "total": win.total,
-                },
+                HuEvent(
+                    {
+                        "seat": win.seat,
+                        "tile": tile_code(win.tile),
+                        "from": win.source,
+                        "total": win.total,
+                    }
+                ),
             )
         )
     return evolve(

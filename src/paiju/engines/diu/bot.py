@@ -172,6 +172,10 @@ def _best_take_shortfall(
     return min(scores) if scores else None
 
 
+#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
+BOT_LEVELS = (1,)
+
+
 def make_bot(level: int, rng: Rng) -> GreedyBot:
     """The diu bot of ``level`` (1 is the only level so far; 0 is the generic random bot)."""
     if level != 1:

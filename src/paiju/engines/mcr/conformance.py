@@ -1,4 +1,4 @@
-"""Leak check for MCR views: what each seat's view shows that the seat may not see.
+"""The MCR conformance adapter: the leak check and the redeal of unseen tiles.
 
 Until the hand ends a viewer may see only its own concealed tiles, drawn tile, concealed
 kongs and pending claim; the wall never appears; other seats' hands are only counted.
@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.engines.mcr.state import ANGANG_MELD, OVER, McrState
-from paiju.engines.mcr.tiles import tile_code
+from paiju.core.rng import Rng
+from paiju.core.seats import Seat
+from paiju.engines.mcr.ready import ready_waits
+from paiju.engines.mcr.state import ANGANG_MELD, OVER, TURN, McrState, evolve
+from paiju.engines.mcr.tiles import is_flower, tile_code
+from paiju.engines.variant import Conformance
 
 _SECRET_KEYS = frozenset({"wall", "wall_tiles", "responses", "waits"})
 
@@ -64,3 +68,39 @@ def hidden_leaks(engine: Any, state: McrState) -> list[str]:
     for viewer in (None, 0, 1, 2, 3):
         leaks.extend(_viewer_leaks(state, engine.view(state, viewer), viewer))
     return leaks
+
+
+def redeal_unseen(state: McrState, viewer: Seat | None, rng: Rng) -> McrState | None:
+    """The other seats' concealed hands and the wall dealt again from the same tiles.
+
+    Only in a turn of ``viewer`` itself (its drawn tile is its own; no claim window, whose
+    options depend on the other hands): elsewhere ``None``. The others keep their hand sizes,
+    hold no flowers (flowers are always set aside) and get their waits recomputed.
+    """
+    if state.phase != TURN or viewer is None or state.current != viewer:
+        return None
+    others = [s for s in range(4) if s != viewer]
+    pool = [t for s in others for t in state.hands[s]] + list(state.wall)
+    rng.shuffle(pool)
+    plain = [t for t in pool if not is_flower(t)]
+    hands = list(state.hands)
+    waits = list(state.waits)
+    for seat in others:
+        size = len(state.hands[seat])
+        hands[seat], plain = tuple(sorted(plain[:size])), plain[size:]
+        if size % 3 == 1:
+            waits[seat] = ready_waits(hands[seat])
+    dealt = [t for s in others for t in hands[s]]
+    for tile in dealt:
+        pool.remove(tile)
+    return evolve(state, hands=tuple(hands), waits=tuple(waits), wall=tuple(pool))
+
+
+CONFORMANCE = Conformance[McrState](
+    hidden_leaks=hidden_leaks,
+    redeal_unseen=redeal_unseen,
+    option_sets=(
+        {"claim_prompts": "all"},
+        {"multiple_win": True, "min_fan": 0, "concealed_and_melded_kong_5": True},
+    ),
+)
