@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 import tomllib
@@ -143,6 +144,27 @@ def mutations(text: str, other: str, chooser: random.Random) -> list[str]:
     ]
 
 
+JUNK: tuple[object, ...] = (None, -1, 10**6, "", "x", (), ("x",), ("H2", "H3"))
+
+
+def crossovers(pool: list[Any], chooser: random.Random) -> list[Any]:
+    """Action objects no parser makes: one field of an action set to the same field of
+    another action, or to junk (a ``pass`` with cards, a discard of tile 10**6, ...)."""
+    out = []
+    for action in chooser.sample(pool, min(4, len(pool))):
+        if not dataclasses.is_dataclass(action):
+            continue
+        for field in dataclasses.fields(action):
+            donor = chooser.choice(pool)
+            values = [*JUNK, getattr(donor, field.name, None)]
+            for value in values:
+                try:
+                    out.append(dataclasses.replace(action, **{field.name: value}))
+                except Exception:  # the action type refuses to be built so: nothing to try
+                    continue
+    return out
+
+
 def candidates(g: Game, step: Step, pool: list[Any], chooser: random.Random) -> list[Any]:
     """(seat, object) pairs to try in ``step.state``: mostly things that should be refused."""
     engine, state = g.engine, step.state
@@ -160,6 +182,7 @@ def candidates(g: Game, step: Step, pool: list[Any], chooser: random.Random) -> 
             out += [(seat, parsed) for seat in seats for parsed in parsed_or_none(g, mutated)]
     for text in GARBAGE:
         out += [(step.seat, parsed) for parsed in parsed_or_none(g, text)]
+    out += [(seat, obj) for seat in engine.to_act(state) for obj in crossovers(pool, chooser)]
     out += [(bad, step.action) for bad in (-1, len(seats), 99)]
     return out
 

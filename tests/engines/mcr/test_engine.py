@@ -151,6 +151,28 @@ def test_illegal_turn_actions_name_the_rule(text: str, code: str) -> None:
     assert info.value.code == code
 
 
+@pytest.mark.parametrize(
+    "obj",
+    [
+        Action(DISCARD, 999),  # no such tile: formatting it was an IndexError
+        Action(DISCARD, None),  # a discard names a tile
+        Action(PENG, 5),  # a bare claim with a tile
+        Action("dance"),
+        None,
+        "discard J1",  # text is for parse_action, not for apply
+        ("discard", 5),
+    ],
+)
+def test_objects_that_are_no_mcr_action_are_malformed(obj: object) -> None:
+    from tests.engines.mcr.test_procedures import HANDS, table
+
+    state = table({0: HANDS[0]}, drawn="J1")
+    with pytest.raises(MalformedAction):
+        ENGINE.apply(state, 0, obj)  # type: ignore[arg-type]
+    with pytest.raises(MalformedAction):
+        ENGINE.check_action(state, 0, obj)
+
+
 def test_timeout_action_is_always_legal() -> None:
     for seed in range(30):
         state = ENGINE.initial_state(OPTIONS, SeededRng(f"timeout/{seed}"), MatchInfo(0, (0,) * 4))
