@@ -321,7 +321,7 @@ class Table:
         if self.engine.is_terminal(self.state):
             effects += self._finish_hand(now)
         else:
-            self._refresh_waiting(now)
+            self._refresh_waiting(now, acted=True)
             effects += self._broadcast_states(now)
         return effects
 
@@ -342,15 +342,29 @@ class Table:
             *self._broadcast_states(now),
         ]
 
-    def _refresh_waiting(self, now: float) -> None:
+    def _refresh_waiting(self, now: float, acted: bool = False) -> None:
+        """Who the game waits for now, each with its deadline and the version it began at.
+
+        A seat newly asked gets a fresh deadline and keeps it while it stays asked. When an
+        action (``acted``) reopens a decision (a seat that had answered is asked again while
+        others still wait, as a shengji bid reopens the bidding) every seat still asked gets
+        the same fresh deadline. A deadline never depends on whether a seat's own options changed:
+        that depends on its hidden cards, and a seat that could only pass would answer first
+        (bots, timeouts) and show everyone who could not bid. A changed option list still
+        begins a new decision for the seat itself (older versions become stale).
+        """
         to_act = self.engine.to_act(self.state)
         for seat in [s for s in self._waiting if s not in to_act]:
             del self._waiting[seat]
+        still = [s for s in to_act if s in self._waiting]
+        reopened = acted and bool(still) and len(still) < len(to_act)
         for seat in to_act:
             legal = self.engine.legal_actions(self.state, seat)
             current = self._waiting.get(seat)
-            if current is None or current.legal != legal:
+            if current is None or reopened:
                 self._waiting[seat] = Waiting(self.version, self._deadline_for(seat, now), legal)
+            elif current.legal != legal:
+                self._waiting[seat] = Waiting(self.version, current.deadline, legal)
 
     def _deadline_for(self, seat: Seat, now: float) -> float | None:
         if seat in self.bots:

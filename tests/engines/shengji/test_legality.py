@@ -120,9 +120,9 @@ def follow_states(limit: int) -> list[tuple[ShengjiState, int]]:
     for seed in range(6):
         for step in game("shengji", seed).steps:
             state, seat = step.state, step.seat
-            if state.phase == "play" and state.trick and seat == state.turn():
-                if _count(len(state.hands[seat]), len(state.trick[0].cards)) <= limit:
-                    found.append((state, seat))
+            follow = state.phase == "play" and state.trick and seat == state.turn()
+            if follow and _count(len(state.hands[seat]), len(state.trick[0].cards)) <= limit:
+                found.append((state, seat))
     return found
 
 
