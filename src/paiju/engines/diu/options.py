@@ -83,6 +83,13 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     """Every option with defaults filled in; ``InvalidOptions`` for unknown keys or values."""
     opts = normalize_options("diu", raw, _SPECS)
     prof = profile(opts["deck_profile"])
+    if prof.wilds is not None:
+        if "wild_count" in raw and raw["wild_count"] != prof.wilds:
+            raise InvalidOptions(
+                f"a {prof.name} deck has exactly {prof.wilds} 听用 (its jokers): "
+                f"wild_count must be {prof.wilds} or left out"
+            )
+        opts["wild_count"] = prof.wilds
     bad_shapes = sorted(set(opts["chi_shapes"]) - set(prof.shape_names()))
     if bad_shapes:
         raise InvalidOptions(f"unknown chi_shapes for {prof.name}: {bad_shapes}")
