@@ -54,10 +54,10 @@ def _credit(rules: ComboRules, faces: tuple[str, ...], wilds: int) -> int:
     if len(mates) >= 2:
         best = max(best, 3 + _credit(rules, tuple(_minus(rest, mates[:2])), wilds))
     if mates:
-        left = tuple(_minus(rest, mates[:1]))
-        best = max(best, 1 + _credit(rules, left, wilds))
+        paired = tuple(_minus(rest, mates[:1]))
+        best = max(best, 1 + _credit(rules, paired, wilds))
         if wilds:
-            best = max(best, 3 + _credit(rules, left, wilds - 1))
+            best = max(best, 3 + _credit(rules, paired, wilds - 1))
     for meld in chi_index(rules).get(x, ()):
         others = list(meld)
         others.remove(x)
