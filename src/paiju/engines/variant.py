@@ -40,12 +40,13 @@ class Conformance(Generic[S]):
     seat may not see (empty when none). ``redeal_unseen(state, seat, rng)``: the same state
     with the cards ``seat`` cannot see (``None``: a spectator) dealt again at random, kept
     consistent (same counts, derived data recomputed), or ``None`` where no consistent redeal
-    exists; the suite checks that ``seat``'s view does not change. ``option_sets``: raw
+    exists; the suite checks that ``seat``'s view does not change. A variant without hidden
+    information leaves ``redeal_unseen`` out. ``option_sets``: raw
     options, besides the defaults, that the suite plays under (the rules that change most).
     """
 
     hidden_leaks: Callable[[Engine[S, Any], S], list[str]]
-    redeal_unseen: Callable[[S, Seat | None, Rng], S | None]
+    redeal_unseen: Callable[[S, Seat | None, Rng], S | None] | None = None
     option_sets: tuple[Mapping[str, Any], ...] = ()
 
 

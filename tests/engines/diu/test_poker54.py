@@ -119,9 +119,9 @@ def _brute_complete(cards: list[str]) -> bool:
         return True
     first, rest = cards[0], cards[1:]
     for i, j in itertools.combinations(range(len(rest)), 2):
-        if is_meld3(POKER, [first, rest[i], rest[j]]):
-            if _brute_complete([c for k, c in enumerate(rest) if k not in (i, j)]):
-                return True
+        left = [c for k, c in enumerate(rest) if k not in (i, j)]
+        if is_meld3(POKER, [first, rest[i], rest[j]]) and _brute_complete(left):
+            return True
     return False
 
 
