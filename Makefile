@@ -5,6 +5,8 @@ STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8765
+# pytest-xdist workers; "auto" is one per core.
+WORKERS ?= auto
 
 .PHONY: serve test lint typecheck unit bench clean
 
@@ -31,7 +33,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src
 
 unit: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(WORKERS)
 
 test: lint typecheck unit
 

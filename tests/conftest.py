@@ -1,5 +1,5 @@
-"""Shared fixtures: extra variants registered for one test the way an installed package
-registers them (an entry point of the ``paiju.variants`` group)."""
+"""Shared set-up: the hypothesis profiles, and extra variants registered for one test the way
+an installed package registers them (an entry point of the ``paiju.variants`` group)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,21 @@ from collections.abc import Callable, Iterator
 from importlib.metadata import EntryPoint
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from paiju.engines import registry
+from tests.scale import NIGHTLY_FACTOR, PROFILE
+
+# The everyday run is reproducible (the same examples on every machine, no flaky red); the
+# nightly one draws new examples each time and tries many more (``tests.scale.examples``).
+settings.register_profile("default", deadline=None, derandomize=True, max_examples=100)
+settings.register_profile(
+    "nightly",
+    deadline=None,
+    max_examples=100 * NIGHTLY_FACTOR,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(PROFILE)
 
 RegisterVariant = Callable[[str, str], None]
 

@@ -16,6 +16,7 @@ from paiju.engines.diu.combos import (
     is_meld3,
     takes_for,
 )
+from tests.scale import examples
 
 Z = ComboRules()
 ZW = ComboRules(wild_in_chi=True)
@@ -172,7 +173,7 @@ def _brute_complete(rules: ComboRules, cards: list[str]) -> bool:
 _cards = st.sampled_from(["s1", "s2", "s3", "s4", "b2", "b3", "b4", "s7", "s10", "b7", "b10", "W"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(cards=st.lists(_cards, min_size=3, max_size=9), wild_in_chi=st.booleans())
 def test_is_complete_matches_brute_force(cards: list[str], wild_in_chi: bool) -> None:
     rules = ComboRules(wild_in_chi=wild_in_chi)
@@ -180,7 +181,7 @@ def test_is_complete_matches_brute_force(cards: list[str], wild_in_chi: bool) ->
     assert is_complete(rules, cards) == _brute_complete(rules, cards)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(card=_cards, hand=st.lists(_cards, min_size=2, max_size=8), wild_in_chi=st.booleans())
 def test_takes_and_diu_match_brute_force(card: str, hand: list[str], wild_in_chi: bool) -> None:
     import itertools

@@ -25,6 +25,7 @@ from paiju.engines.diu.combos import (
 )
 from paiju.engines.diu.options import normalize
 from tests.engines.diu.helpers import act, legal, table
+from tests.scale import examples
 
 POKER = ComboRules(profile="poker54", chi_shapes=("run",))
 
@@ -125,7 +126,7 @@ def _brute_complete(cards: list[str]) -> bool:
     return False
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(card=_cards, drawn=st.lists(_cards, min_size=2, max_size=8))
 def test_takes_and_completeness_match_brute_force(card: str, drawn: list[str]) -> None:
     # A poker deck has one of each card and two jokers.

@@ -16,6 +16,7 @@ from paiju.engines.dragon.conformance import hidden_leaks
 from paiju.engines.dragon.engine import DragonEngine, hand_from_codes
 from paiju.engines.dragon.state import DragonState, new_state, settle
 from paiju.engines.dragon.tiles import FULL_SET, tile_code
+from tests.scale import examples
 
 ENGINE = DragonEngine()
 # ScriptedRng leaves the set in order: seats 0 and 1 are bust, seat 2 can leave 杂九 (45 36),
@@ -154,7 +155,7 @@ def test_settle_pays_double_to_a_pair() -> None:
     assert pay[3] == (2, 1, 1, 0)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     seats=st.integers(2, 4),

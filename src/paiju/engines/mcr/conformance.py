@@ -11,7 +11,7 @@ from typing import Any
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.mcr.ready import ready_waits
-from paiju.engines.mcr.state import ANGANG_MELD, OVER, TURN, McrState, evolve
+from paiju.engines.mcr.state import ANGANG_MELD, OVER, McrState, evolve
 from paiju.engines.mcr.tiles import is_flower, tile_code
 from paiju.engines.variant import Conformance
 
@@ -71,29 +71,31 @@ def hidden_leaks(engine: Any, state: McrState) -> list[str]:
 
 
 def redeal_unseen(state: McrState, viewer: Seat | None, rng: Rng) -> McrState | None:
-    """The other seats' concealed hands and the wall dealt again from the same tiles.
+    """The wall and the other seats' concealed tiles (``viewer``: ``None`` for a spectator)
+    dealt again from the same tiles, every count kept; ``None`` once the hand is over.
 
-    Only in a turn of ``viewer`` itself (its drawn tile is its own; no claim window, whose
-    options depend on the other hands): elsewhere ``None``. The others keep their hand sizes,
-    hold no flowers (flowers are always set aside) and get their waits recomputed.
+    The others hold no flowers (flowers are always set aside), their waits are recomputed,
+    and another seat's drawn tile is one of its new tiles. What depends on other hands alone
+    and that the viewer never sees is kept as it was: their options in an open claim window.
     """
-    if state.phase != TURN or viewer is None or state.current != viewer:
+    if state.phase == OVER:
         return None
     others = [s for s in range(4) if s != viewer]
     pool = [t for s in others for t in state.hands[s]] + list(state.wall)
     rng.shuffle(pool)
     plain = [t for t in pool if not is_flower(t)]
-    hands = list(state.hands)
-    waits = list(state.waits)
+    hands, waits = list(state.hands), list(state.waits)
     for seat in others:
         size = len(state.hands[seat])
         hands[seat], plain = tuple(sorted(plain[:size])), plain[size:]
         if size % 3 == 1:
             waits[seat] = ready_waits(hands[seat])
-    dealt = [t for s in others for t in hands[s]]
-    for tile in dealt:
+    for tile in (t for s in others for t in hands[s]):
         pool.remove(tile)
-    return evolve(state, hands=tuple(hands), waits=tuple(waits), wall=tuple(pool))
+    drawn = state.drawn
+    if drawn is not None and state.current != viewer:
+        drawn = hands[state.current][-1]
+    return evolve(state, hands=tuple(hands), waits=tuple(waits), wall=tuple(pool), drawn=drawn)
 
 
 CONFORMANCE = Conformance[McrState](
