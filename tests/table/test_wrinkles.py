@@ -71,3 +71,19 @@ def test_ready_after_the_match_says_it_is_over() -> None:
         table.tick(now)  # timeouts play both seats to the end
     with pytest.raises(WrongPhase, match="the match is over"):
         table.handle(0, Ready(), now)
+
+
+def test_a_timed_out_seat_alone_is_told_what_was_played_for_it() -> None:
+    table = voting_table(seats=2)
+    table.handle(0, Act(table.shown_version(0), "go"), 1.0)
+    effects = table.tick(6.0)  # seat 1's claim timer (5 s) ran out
+    told = [
+        e for e in effects if isinstance(e, Send) and e.message["type"] == "event"
+        and e.message["event"]["kind"] == "timed_out"
+    ]
+    assert [(e.to, e.message["event"]["data"]) for e in told] == [
+        (1, {"seat": 1, "action": "go"})
+    ]
+    first_state = next(i for i, e in enumerate(effects) if isinstance(e, Send)
+                       and e.message["type"] == "state")
+    assert effects.index(told[0]) < first_state  # the notice comes before the new state

@@ -549,7 +549,12 @@ class Table:
                 incident.append(Incident("bot_failed", seat, _describe(exc)))
         text = self.engine.format_action(self.engine.timeout_action(self.state, seat))
         source = "timeout" if not incident else "bot_fallback"
-        return [*incident, *self._act(seat, None, text, source, now)]
+        effects = self._act(seat, None, text, source, now)
+        if bot is None:
+            # A person's time ran out: tell that seat alone what was played for it.
+            told = Event("timed_out", {"seat": seat, "action": text}, frozenset({seat}))
+            effects = [*self._send_events((told,)), *effects]
+        return [*incident, *effects]
 
     # ------------------------------------------------------------------ output
 
