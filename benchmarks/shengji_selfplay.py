@@ -17,8 +17,9 @@ import statistics
 import time
 
 from paiju.core.rng import SeededRng
-from paiju.engines.base import MatchInfo, get_engine
+from paiju.engines.base import MatchInfo
 from paiju.engines.bot import Bot, RandomBot
+from paiju.engines.registry import get_engine
 from paiju.engines.shengji.bot import SensibleBot
 
 

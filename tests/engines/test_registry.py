@@ -10,7 +10,7 @@ from importlib.metadata import entry_points
 import pytest
 
 from paiju.cli.__main__ import run_judge
-from paiju.core.errors import NotProvided, UnknownVariant, VariantUnavailable
+from paiju.core.errors import InvalidOptions, NotProvided, UnknownVariant, VariantUnavailable
 from paiju.core.rng import SeededRng
 from paiju.engines.bot import RandomBot
 from paiju.engines.registry import GROUP, get_engine, get_variant, make_bot, variants
@@ -90,10 +90,10 @@ def test_two_packages_claiming_one_name_are_refused(
 
 def test_bots_level_zero_for_all_and_missing_levels_said_plainly(race_variant: None) -> None:
     assert isinstance(make_bot("race", 0, SeededRng("b")), RandomBot)
-    with pytest.raises(NotProvided) as info:
+    with pytest.raises(InvalidOptions) as info:
         make_bot("race", 1, SeededRng("b"))
     assert info.value.message == "race has no bot level 1 (levels: 0)"
-    with pytest.raises(NotProvided):
+    with pytest.raises(InvalidOptions):
         make_bot("mcr", 9, SeededRng("b"))
     assert make_bot("mcr", 3, SeededRng("b")) is not None
 

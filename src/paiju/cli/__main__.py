@@ -84,6 +84,7 @@ def cmd_room(args: argparse.Namespace) -> int:
             ) from None
         request.update(
             variant=args.variant,
+            preset=args.preset,
             seats=args.seats,
             bots=args.bots,
             bot_level=args.bot_level,
@@ -139,7 +140,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from paiju.engines.base import get_engine
+    from paiju.engines.registry import get_engine
     from paiju.persistence.replay import replay_text
     from paiju.persistence.sqlite import SqliteStore
 
@@ -216,7 +217,7 @@ def _progress(done: int, total: int) -> None:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from paiju.bots.selfplay import report, run_selfplay
-    from paiju.engines.base import get_engine
+    from paiju.engines.registry import get_engine
 
     engine = get_engine(args.variant)
     options = engine.normalize_options(dict(parse_setting(o) for o in args.option or []))
@@ -285,7 +286,10 @@ def build_parser() -> argparse.ArgumentParser:
         if name in ("create", "start"):
             rp.add_argument("--bot-level", type=int, default=1, help="bot level (0 = random)")
         if name == "create":
-            rp.add_argument("--variant", required=True)
+            rp.add_argument("--variant", help="the variant (default: the preset's)")
+            rp.add_argument(
+                "--preset", help="room preset by name (default: the variant's own preset)"
+            )
             rp.add_argument("--seats", type=int)
             rp.add_argument("--bots", type=int, default=0, help="bots in the last N seats")
             rp.add_argument("--option", action="append", metavar="KEY=VALUE")

@@ -76,6 +76,6 @@ class VariantUnavailable(GameError):
 
 
 class NotProvided(GameError):
-    """The variant does not provide an optional part (a judge, bots, a bot level)."""
+    """The variant does not provide an optional part (a judge)."""
 
     code = "not_provided"

@@ -28,19 +28,6 @@ from typing import Any, Generic, Protocol, TypeVar
 from paiju.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
-from paiju.engines.registry import get_engine, variants
-
-__all__ = [
-    "JSON",
-    "Engine",
-    "EngineDefaults",
-    "Event",
-    "MatchInfo",
-    "Options",
-    "Step",
-    "get_engine",
-    "variants",
-]
 
 S = TypeVar("S")
 A = TypeVar("A")

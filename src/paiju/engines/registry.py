@@ -79,5 +79,5 @@ def get_engine(name: str) -> Engine[Any, Any]:
 
 def make_bot(variant: str, level: int, rng: Rng) -> Bot:
     """The bot of ``variant`` at ``level`` (0 is random-legal), drawing from its own ``rng``;
-    ``NotProvided`` for a level the variant lacks."""
+    ``InvalidOptions`` for a level the variant lacks."""
     return get_variant(variant).make_bot(level, rng)

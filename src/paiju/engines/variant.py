@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from paiju.core.errors import NotProvided
+from paiju.core.errors import InvalidOptions, NotProvided
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.bot import Bot, RandomBot
@@ -61,7 +61,7 @@ class Variant(Generic[S, A]):
     * ``error_codes`` — every rule-naming code the engine raises beyond the core family
       (``paiju.core.errors``), with its meaning.
     * ``bots`` — ``bots(level, rng) -> Bot`` for ``bot_levels`` (level 0, random-legal, is
-      every variant's); ``None``: only level 0.
+      every variant's); ``None``: only level 0. Another level is ``InvalidOptions``.
     * ``judge`` — ``judge(request) -> answer`` behind ``paiju judge``; ``None``: no judge.
     * ``conformance`` — the conformance adapter; ``None``: the suite runs without the checks
       that need it.
@@ -78,12 +78,13 @@ class Variant(Generic[S, A]):
     conformance: Conformance[S] | None = None
 
     def make_bot(self, level: int, rng: Rng) -> Bot:
-        """The bot of ``level`` drawing from ``rng``; ``NotProvided`` for a level it lacks."""
+        """The bot of ``level`` drawing from ``rng``; ``InvalidOptions`` for a level it lacks
+        (a room's bot level is one of its options)."""
         if level == 0:
             return RandomBot(rng)
         if self.bots is None or level not in self.bot_levels:
             levels = ", ".join(str(x) for x in (0, *self.bot_levels))
-            raise NotProvided(f"{self.name} has no bot level {level} (levels: {levels})")
+            raise InvalidOptions(f"{self.name} has no bot level {level} (levels: {levels})")
         return self.bots(level, rng)
 
     def answer(self, request: Mapping[str, Any]) -> dict[str, Any]:

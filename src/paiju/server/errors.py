@@ -54,6 +54,24 @@ class AlreadyJoined(GameError):
     code = "already_joined"
 
 
+class InvalidName(GameError):
+    """A player name that is empty, too long, or holds control or bidirectional characters."""
+
+    code = "invalid_name"
+
+
+class RoomsDisabled(GameError):
+    """The operator does not let players open rooms (setting ``player_rooms``)."""
+
+    code = "rooms_disabled"
+
+
+class UnknownPreset(GameError):
+    """No room preset by that name."""
+
+    code = "unknown_preset"
+
+
 class RoomClosed(WrongPhase):
     """The room was closed (or its server is stopping); nothing more happens in it."""
 
@@ -73,11 +91,17 @@ ERROR_CODES: dict[str, str] = {
     "seat_taken": "the requested seat is taken or does not exist",
     "wrong_phase": "the message does not fit the room's phase (or the room is closed)",
     "stale_version": "the action names an older state than the seat's decision, or a newer one",
+    "already_answered": "the seat already answered the decision the other seats still make",
     "not_your_turn": "the seat is not among those the game waits for",
     "malformed_action": "the action text is not in the variant's notation",
     "illegal_action": "the rules do not allow this action now (variants add rule-naming codes)",
     "game_over": "the hand or match is over",
     "invalid_options": "a table option is unknown or has an unsupported value",
     "unknown_variant": "no variant by that name",
+    "variant_unavailable": "the variant is registered but cannot be loaded (the message says why)",
+    "not_provided": "the variant does not provide what was asked for (a judge)",
+    "invalid_name": "the name is empty, longer than 24 characters, or has control characters",
+    "rooms_disabled": "the operator does not let players open rooms",
+    "unknown_preset": "no room preset by that name",
     "internal_error": "the server failed to carry out the message; resume if in doubt",
 }

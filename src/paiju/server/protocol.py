@@ -10,25 +10,67 @@ from __future__ import annotations
 
 import types
 import typing
+from enum import StrEnum
 from functools import cache
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, is_typeddict
 
 import typing_extensions
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
 from paiju.engines.registry import get_variant, variants
+from paiju.table.table import Phase
 
 #: The protocol version this server speaks. A client naming another one is refused with
 #: ``unsupported_version``; additive changes (new optional fields, new message types the
 #: client may ignore) keep the number, anything else increases it.
 PROTOCOL_VERSION = 1
 
-Name = Annotated[str, Field(min_length=1, max_length=40)]
+#: A player's name as sent; the server checks it further (length after trimming, no control
+#: or bidirectional-override characters) and refuses it with ``invalid_name``.
+Name = Annotated[str, Field(min_length=1, max_length=200)]
 RoomId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ErrorCode(StrEnum):
+    """Every error code of the protocol itself (docs/protocol.md lists each with its meaning).
+
+    Variants add rule-naming codes of their own (``must_follow_pair``, ...), declared by each
+    variant and listed in docs/rules/<variant>.md; on the wire they are ``RuleCode``s."""
+
+    MALFORMED_JSON = "malformed_json"
+    INVALID_MESSAGE = "invalid_message"
+    UNSUPPORTED_VERSION = "unsupported_version"
+    HELLO_REQUIRED = "hello_required"
+    RATE_LIMITED = "rate_limited"
+    UNKNOWN_ROOM = "unknown_room"
+    BAD_TOKEN = "bad_token"
+    ALREADY_JOINED = "already_joined"
+    NOT_SEATED = "not_seated"
+    ROOM_FULL = "room_full"
+    SEAT_TAKEN = "seat_taken"
+    WRONG_PHASE = "wrong_phase"
+    STALE_VERSION = "stale_version"
+    ALREADY_ANSWERED = "already_answered"
+    NOT_YOUR_TURN = "not_your_turn"
+    MALFORMED_ACTION = "malformed_action"
+    ILLEGAL_ACTION = "illegal_action"
+    GAME_OVER = "game_over"
+    INVALID_OPTIONS = "invalid_options"
+    UNKNOWN_VARIANT = "unknown_variant"
+    VARIANT_UNAVAILABLE = "variant_unavailable"
+    NOT_PROVIDED = "not_provided"
+    INVALID_NAME = "invalid_name"
+    ROOMS_DISABLED = "rooms_disabled"
+    UNKNOWN_PRESET = "unknown_preset"
+    INTERNAL_ERROR = "internal_error"
+
+
+#: A variant's own rule-naming code (an ``illegal_action`` that says which rule).
+RuleCode = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{1,47}$")]
 
 
 # ---------------------------------------------------------------- client -> server
@@ -88,8 +130,60 @@ class Ping(_Message):
     nonce: int | str | None = None
 
 
+class LobbyRequest(_Message):
+    """Ask for the lobby: the presets players may open rooms from, and the public rooms."""
+
+    type: Literal["lobby"]
+
+
+class CreateRoom(_Message):
+    """Open a room from a preset and take seat 0; bots take the last ``bots`` seats."""
+
+    type: Literal["create_room"]
+    preset: str = Field(min_length=1, max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict)
+    bots: int = Field(default=0, ge=0, le=15)
+    bot_level: int = Field(default=1, ge=0, le=9)
+    private: bool = False
+    name: Name = "player"
+
+
+class AddBot(_Message):
+    """Put a bot in an empty seat of a waiting room (any seated player)."""
+
+    type: Literal["add_bot"]
+    seat: int = Field(ge=0, le=15)
+    level: int = Field(default=1, ge=0, le=9)
+
+
+class RemoveBot(_Message):
+    """Take the bot out of a seat of a waiting room (any seated player)."""
+
+    type: Literal["remove_bot"]
+    seat: int = Field(ge=0, le=15)
+
+
+class Rematch(_Message):
+    """After a finished match: move to its rematch room, in the same seat (the first
+    request makes the room)."""
+
+    type: Literal["rematch"]
+
+
 ClientMessage = Annotated[
-    Hello | JoinRoom | Resume | SetReady | Act | LeaveRoom | Ping, Field(discriminator="type")
+    Hello
+    | JoinRoom
+    | Resume
+    | SetReady
+    | Act
+    | LeaveRoom
+    | Ping
+    | LobbyRequest
+    | CreateRoom
+    | AddBot
+    | RemoveBot
+    | Rematch,
+    Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -104,6 +198,7 @@ class Welcome(_Message):
     protocol_version: int
     server: str
     variants: list[str]
+    player_rooms: bool = True
 
 
 class Joined(_Message):
@@ -132,7 +227,7 @@ class State(_Message):
     room: str
     variant: str
     version: int
-    phase: Literal["waiting", "playing", "hand_over", "finished", "closed"]
+    phase: Phase
     hand: int
     totals: list[int]
     seats: list[SeatInfo]
@@ -141,6 +236,9 @@ class State(_Message):
     decision_version: int | None
     deadline_ms: int | None
     view: dict[str, Any] | None
+    preset: str | None = None
+    private: bool = False
+    rematch: str | None = None
 
 
 class EventBody(_Message):
@@ -163,7 +261,7 @@ class Error(_Message):
     """A refusal: ``code`` is stable (see docs/protocol.md), ``message`` is for people."""
 
     type: Literal["error"]
-    code: str
+    code: ErrorCode | RuleCode
     message: str
     details: dict[str, Any] = Field(default_factory=dict)
 
@@ -182,8 +280,43 @@ class Left(_Message):
     room: str
 
 
+class Preset(_Message):
+    """A room preset players may open rooms from."""
+
+    name: str
+    variant: str
+    title: str
+    seats: int
+    options: dict[str, Any]
+    timers: dict[str, float]
+    choices: dict[str, list[Any]]
+
+
+class RoomRow(_Message):
+    """A public room as the lobby lists it."""
+
+    room: str
+    variant: str
+    preset: str | None
+    phase: Phase
+    hand: int
+    seats: list[SeatInfo]
+    free: list[int]
+    spectators: int
+
+
+class Lobby(_Message):
+    """Answer to ``lobby``: presets and the live public rooms, newest first."""
+
+    type: Literal["lobby"]
+    player_rooms: bool
+    presets: list[Preset]
+    rooms: list[RoomRow]
+
+
 ServerMessage = Annotated[
-    Welcome | Joined | State | GameEvent | Error | Pong | Left, Field(discriminator="type")
+    Welcome | Joined | State | GameEvent | Error | Pong | Left | Lobby,
+    Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
@@ -198,6 +331,7 @@ class AdminRequest(_Message):
     command: Literal["create", "list", "show", "close", "start"]
     room: str | None = None
     variant: str | None = None
+    preset: str | None = Field(default=None, max_length=64)
     seats: int | None = Field(default=None, ge=1, le=16)
     bots: int = Field(default=0, ge=0, le=16)
     bot_level: int = Field(default=1, ge=0, le=9)
@@ -211,7 +345,7 @@ class AdminResult(_Message):
     type: Literal["admin_result"]
     ok: bool
     result: dict[str, Any] | list[dict[str, Any]] | None = None
-    code: str | None = None
+    code: ErrorCode | RuleCode | None = None
     message: str | None = None
 
 

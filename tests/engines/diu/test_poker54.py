@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.core.errors import InvalidOptions
 from paiju.engines.diu.cards import WILD, profile
 from paiju.engines.diu.combos import (
     ComboRules,
@@ -40,9 +39,10 @@ def test_the_deck_is_52_cards_and_2_jokers() -> None:
 
 
 @pytest.mark.parametrize("wilds", [0, 4, 6])
-def test_another_joker_count_is_refused(wilds: int) -> None:
-    with pytest.raises(InvalidOptions):
-        normalize({"deck_profile": "poker54", "wild_count": wilds})
+def test_the_deck_keeps_its_two_jokers_whatever_wild_count_says(wilds: int) -> None:
+    """``wild_count`` adds 听用 to the other decks; a poker deck has its own two jokers (a
+    preset may carry ``wild_count = 4`` over to a room where a player picks poker54)."""
+    assert normalize({"deck_profile": "poker54", "wild_count": wilds})["wild_count"] == 2
 
 
 @pytest.mark.parametrize(

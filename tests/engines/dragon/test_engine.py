@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 
 from paiju.core.errors import GameError, GameOver, IllegalAction, MalformedAction, NotYourTurn
 from paiju.core.rng import ScriptedRng, SeededRng
-from paiju.engines.base import MatchInfo, get_engine
+from paiju.engines.base import MatchInfo
 from paiju.engines.dragon.actions import DeclareBust
 from paiju.engines.dragon.conformance import hidden_leaks
 from paiju.engines.dragon.engine import DragonEngine, hand_from_codes
 from paiju.engines.dragon.state import DragonState, new_state, settle
 from paiju.engines.dragon.tiles import FULL_SET, tile_code
+from paiju.engines.registry import get_engine
 from tests.scale import examples
 
 ENGINE = DragonEngine()

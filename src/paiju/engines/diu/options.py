@@ -84,11 +84,8 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     opts = normalize_options("diu", raw, _SPECS)
     prof = profile(opts["deck_profile"])
     if prof.wilds is not None:
-        if "wild_count" in raw and raw["wild_count"] != prof.wilds:
-            raise InvalidOptions(
-                f"a {prof.name} deck has exactly {prof.wilds} 听用 (its jokers): "
-                f"wild_count must be {prof.wilds} or left out"
-            )
+        # A poker deck's 听用 are its own two jokers: wild_count (the 听用 added to the other
+        # decks, which a room preset or a lobby choice may carry over) does not apply.
         opts["wild_count"] = prof.wilds
     bad_shapes = sorted(set(opts["chi_shapes"]) - set(prof.shape_names()))
     if bad_shapes:
