@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from tests.server.client import Client
+from tests.server.test_variants import play
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "toy_variant"
@@ -93,24 +94,6 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> Non
     raise AssertionError(f"paiju serve did not open its port: {log.read_text()}")
 
 
-async def play_to_the_end(client: Client) -> dict[str, Any]:
-    """Answer each of our decisions with its first legal action until the match is over."""
-    answered: set[int] = set()
-    state = await client.expect("state")
-    while state["phase"] != "finished":
-        decision = state["decision_version"]
-        if state["phase"] == "playing" and decision is not None and decision not in answered:
-            answered.add(decision)
-            action = state["view"]["legal"][0]
-            await client.send({"type": "act", "version": state["version"], "action": action})
-        message = await client.recv()
-        if message["type"] == "state":
-            state = message
-        elif message["type"] == "error":
-            assert message["code"] == "stale_version", message
-    return state
-
-
 async def join_and_play(port: int, room: str) -> tuple[dict[str, Any], list[Any]]:
     client = await Client.open(port)
     welcome = client.seen[-1]
@@ -118,7 +101,7 @@ async def join_and_play(port: int, room: str) -> tuple[dict[str, Any], list[Any]
     await client.send({"type": "join", "room": room, "name": "Mei"})
     await client.expect("joined")
     await client.send({"type": "ready"})
-    final = await play_to_the_end(client)
+    final = await play(client, until=("finished",))
     events = [m["event"] for m in client.seen if m["type"] == "event"]
     scored = [e["data"] for e in events if e["kind"] == "hand_scored"]
     taken = [e for e in events if e["kind"] == "taken"]

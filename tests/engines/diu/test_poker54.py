@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 
 import pytest
@@ -19,11 +18,11 @@ from paiju.engines.diu.combos import (
     classify,
     diu_pairs,
     is_complete,
-    is_meld3,
     takes_for,
 )
 from paiju.engines.diu.options import normalize
 from tests.engines.diu.helpers import act, legal, table
+from tests.engines.diu.test_combos import brute_complete, brute_takes, found_takes
 from tests.scale import examples
 
 POKER = ComboRules(profile="poker54", chi_shapes=("run",))
@@ -115,17 +114,6 @@ def test_a_seat_is_offered_the_same_rank_calls_at_the_table() -> None:
 _cards = st.sampled_from(["S3", "H3", "C3", "S4", "H4", "S5", "H5", "D5", "W"])
 
 
-def _brute_complete(cards: list[str]) -> bool:
-    if not cards:
-        return True
-    first, rest = cards[0], cards[1:]
-    for i, j in itertools.combinations(range(len(rest)), 2):
-        left = [c for k, c in enumerate(rest) if k not in (i, j)]
-        if is_meld3(POKER, [first, rest[i], rest[j]]) and _brute_complete(left):
-            return True
-    return False
-
-
 @settings(max_examples=examples(150), deadline=None)
 @given(card=_cards, drawn=st.lists(_cards, min_size=2, max_size=8))
 def test_takes_and_completeness_match_brute_force(card: str, drawn: list[str]) -> None:
@@ -134,16 +122,6 @@ def test_takes_and_completeness_match_brute_force(card: str, drawn: list[str]) -
     hand = [c for c in hand if c != card or c == WILD][: 7 if hand.count(WILD) < 3 else 0]
     if hand.count(WILD) + (card == WILD) > 2 or len(hand) < 2:
         return
-    expected: dict[str, set[tuple[str, ...]]] = {}
-    for size in (2, 3):
-        for combo in itertools.combinations(sorted(hand), size):
-            call = classify(POKER, [card, *combo])
-            if call is not None and len(hand) - size >= 1:
-                expected.setdefault(call, set()).add(tuple(sorted(combo)))
-    got = {
-        call: {tuple(sorted(t.cards)) for t in takes}
-        for call, takes in takes_for(POKER, card, hand).items()
-    }
-    assert got == expected
+    assert found_takes(POKER, card, hand) == brute_takes(POKER, card, hand)
     cut = hand[: len(hand) - len(hand) % 3]
-    assert is_complete(POKER, cut) == _brute_complete(cut)
+    assert is_complete(POKER, cut) == brute_complete(POKER, cut)
