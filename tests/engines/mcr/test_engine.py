@@ -181,6 +181,7 @@ def test_who_is_asked_in_a_claim_window_is_not_public() -> None:
 
     engine = McrEngine()
     options = engine.normalize_options({})
+    windows = 0
     for seed in range(40):
         state = engine.initial_state(options, SeededRng(f"claim/{seed}"), MatchInfo(0, (0,) * 4))
         for _ in range(200):
@@ -189,8 +190,11 @@ def test_who_is_asked_in_a_claim_window_is_not_public() -> None:
             waiting = engine.to_act(state)
             if state.phase in ("claim", "rob"):
                 assert engine.public_to_act(state) == frozenset()
+                windows += 1
             else:
                 assert engine.public_to_act(state) == waiting
             seat = min(waiting)
             action = sorted(engine.legal_actions(state, seat), key=engine.format_action)[0]
             state = engine.apply(state, seat, action).state
+
+    assert windows > 20, "claim windows must come up"
