@@ -196,5 +196,4 @@ def test_who_is_asked_in_a_claim_window_is_not_public() -> None:
             seat = min(waiting)
             action = sorted(engine.legal_actions(state, seat), key=engine.format_action)[0]
             state = engine.apply(state, seat, action).state
-
     assert windows > 20, "claim windows must come up"

@@ -4,11 +4,11 @@ takes, 丢 and the end of the stock. Pure functions over ``DiuState``.
 Hidden information in a poll (A12, S14). By default every polled seat is asked in the seed's
 order and offered every call its own hand allows (``offer_calls = "hand"``), even when it can
 only pass (``silent_seats = "ask"``): what a seat is offered, and whether it is asked at all,
-then depend only on its own hand and public facts, and the number of answers (each one a new
-state version every client sees) does not depend on anyone's hand. A call that is not
-strictly higher than the standing call is refused at the fold and counts as a pass (S8, A8).
-Two options trade that for speed or the literal seed: ``silent_seats = "skip"`` answers
-``pass`` for a seat that can only pass (so the count of versions shows whether an earlier
+then depend only on its own hand and public facts, and the number of answers does not depend
+on anyone's hand (no viewer can count them anyway: views carry no version). A call that is
+not strictly higher than the standing call is refused at the fold and counts as a pass (S8,
+A8). Two options trade that for speed or the literal seed: ``silent_seats = "skip"`` answers
+``pass`` for a seat that can only pass (so how fast the poll moves on shows whether an earlier
 seat could call), and ``offer_calls = "above_standing"`` offers only calls above the standing
 one (so a seat learns the standing call's level, like the seed's ``call_in_desktop_card``).
 """
