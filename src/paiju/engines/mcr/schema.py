@@ -73,6 +73,13 @@ class ResultView(TypedDict):
     exhaustive_draw: bool
 
 
+class LastDiscardView(TypedDict):
+    """The discard a client marks as the last one: who discarded it and the tile."""
+
+    seat: int
+    tile: str
+
+
 class McrView(TypedDict):
     """What a seat (``seat`` null: a spectator) sees of an MCR hand."""
 
@@ -89,6 +96,7 @@ class McrView(TypedDict):
     players: list[PlayerView]
     legal: list[str]
     legal_complete: bool
+    last_discard: LastDiscardView | None
     hand: NotRequired[list[str]]
     winning_tiles: NotRequired[list[str] | None]
     drawn: NotRequired[str | None]
