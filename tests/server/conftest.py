@@ -28,14 +28,14 @@ def make_config(**overrides: object) -> ServerConfig:
         bot_delay=0.0,
         between_hands=0.0,
         timers={"turn": 0.0, "claim": 0.0},
-        admin_token="secret-admin-token",
+        admin_token="secret-admin-token-for-the-tests-0123456789",
     )
     return config.with_overrides(dict(overrides))
 
 
 @pytest.fixture
 async def server() -> AsyncIterator[PaijuServer]:
-    srv = PaijuServer(make_config(), MemoryStore(), "secret-admin-token")
+    srv = PaijuServer(make_config(), MemoryStore(), "secret-admin-token-for-the-tests-0123456789")
     await srv.start()
     yield srv
     await srv.stop()

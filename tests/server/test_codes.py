@@ -38,7 +38,7 @@ async def test_a_lone_surrogate_is_a_typed_error_and_the_connection_lives(
 
 
 async def test_admin_refusals_use_documented_codes(server: PaijuServer) -> None:
-    headers = {"Authorization": "Bearer secret-admin-token"}
+    headers = {"Authorization": "Bearer secret-admin-token-for-the-tests-0123456789"}
     requests = [
         "{not json",
         "[1]",

@@ -31,7 +31,7 @@ def web(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def served(web: Path) -> AsyncIterator[PaijuServer]:
-    srv = PaijuServer(make_config(web_root=str(web)), MemoryStore(), "secret-admin-token")
+    srv = PaijuServer(make_config(web_root=str(web)), MemoryStore(), "secret-admin-token-for-the-tests-0123456789")
     await srv.start()
     yield srv
     await srv.stop()

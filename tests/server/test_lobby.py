@@ -104,7 +104,7 @@ async def test_bad_room_requests_are_refused_and_make_no_room(
 
 
 async def test_the_operator_can_turn_player_rooms_off() -> None:
-    srv = PaijuServer(make_config(player_rooms=False), MemoryStore(), "secret-admin-token")
+    srv = PaijuServer(make_config(player_rooms=False), MemoryStore(), "secret-admin-token-for-the-tests-0123456789")
     await srv.start()
     try:
         client = await Client.open(srv.port)

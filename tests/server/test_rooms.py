@@ -125,7 +125,7 @@ async def test_a_deeply_nested_admin_request_gets_an_answer(server: PaijuServer)
     from websockets.asyncio.client import connect
 
     url = f"ws://127.0.0.1:{server.port}/admin"
-    headers = {"Authorization": "Bearer secret-admin-token"}
+    headers = {"Authorization": "Bearer secret-admin-token-for-the-tests-0123456789"}
     async with connect(url, additional_headers=headers) as ws:
         await ws.send("[" * 20_000 + "]" * 20_000)
         reply = json.loads(await ws.recv())
