@@ -10,6 +10,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from paiju.server.app import PaijuServer
 from tests.server.client import Client
+from tests.server.conftest import ADMIN_TOKEN
 
 
 async def joined_client(server: PaijuServer, room: str, name: str = "ann") -> tuple[Client, str]:
@@ -244,7 +245,7 @@ async def test_admin_channel_needs_the_token(server: PaijuServer) -> None:
 
 async def test_admin_commands_create_list_show_start_close(server: PaijuServer) -> None:
     url = f"ws://127.0.0.1:{server.port}/admin"
-    headers = {"Authorization": "Bearer secret-admin-token-for-the-tests-0123456789"}
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
     async with connect(url, additional_headers=headers) as ws:
 
         async def call(**request: object) -> dict[str, object]:

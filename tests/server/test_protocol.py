@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju.core.errors import GameError
-from paiju.server.wire import parse_frame
 from paiju.server.protocol import PROTOCOL_VERSION, Act, Hello, JoinRoom
+from paiju.server.wire import parse_frame
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),

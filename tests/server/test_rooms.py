@@ -13,7 +13,7 @@ from paiju.persistence.store import RoomRecord
 from paiju.server.app import PaijuServer
 from paiju.table.effects import ActionRecord
 from tests.server.client import Client
-from tests.server.conftest import make_config
+from tests.server.conftest import ADMIN_TOKEN, make_config
 
 
 async def joined(server: PaijuServer, room: str, name: str = "ann") -> Client:
@@ -125,7 +125,7 @@ async def test_a_deeply_nested_admin_request_gets_an_answer(server: PaijuServer)
     from websockets.asyncio.client import connect
 
     url = f"ws://127.0.0.1:{server.port}/admin"
-    headers = {"Authorization": "Bearer secret-admin-token-for-the-tests-0123456789"}
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
     async with connect(url, additional_headers=headers) as ws:
         await ws.send("[" * 20_000 + "]" * 20_000)
         reply = json.loads(await ws.recv())

@@ -77,8 +77,9 @@ def configure_logging() -> None:
             ],
         )
     )
+    handler.set_name("paiju")
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    root.handlers[:] = [h for h in root.handlers if h.get_name() != "paiju"] + [handler]
     root.setLevel(logging.WARNING)
 
 

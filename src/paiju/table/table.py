@@ -18,8 +18,8 @@ does not change what this seat sees, so its versions stay.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 import traceback
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
@@ -52,6 +52,7 @@ from paiju.table.effects import (
     Send,
 )
 from paiju.table.errors import AlreadyAnswered, NotSeated, RoomFull, SeatTaken, WrongPhase
+
 
 class Phase(StrEnum):
     """Room phases, in order. ``hand_over`` shows a finished hand until the next one is dealt;
