@@ -200,23 +200,6 @@ async def test_a_spectator_cannot_act_and_a_left_seat_cannot_be_resumed(
     await ann.close()
 
 
-async def test_a_second_connection_with_the_token_shares_the_seat(server: PaijuServer) -> None:
-    room = server.rooms.create("race", options={"hands": 1})
-    first = await Client.open(server.port)
-    await first.send({"type": "join", "room": room.room_id, "name": "ann"})
-    token = (await first.expect("joined"))["token"]
-    second = await Client.open(server.port)
-    await second.send({"type": "resume", "room": room.room_id, "token": token})
-    assert (await second.expect("joined"))["seat"] == 0
-    await second.expect("state")
-    await first.close()  # the seat is still connected through the second connection
-    await second.send({"type": "ping"})
-    await second.expect("pong")
-    table = server.rooms.get(room.room_id).table
-    assert table.seats[0].connected is True
-    await second.close()
-
-
 async def test_shutdown_closes_every_connection_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """One client that does not read must not hold up the goodbye of all the others."""
     srv = PaijuServer(make_config(), MemoryStore(), "admin-token")
