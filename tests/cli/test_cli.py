@@ -10,11 +10,11 @@ import pytest
 
 from paiju.cli.__main__ import build_parser, main, run_judge
 from paiju.persistence.sqlite import SqliteStore
-from paiju.persistence.store import RoomRecord, write
 from paiju.server.protocol import schema
 from paiju.table.commands import Start
-from paiju.table.effects import Persist
+from paiju.table.records import RoomCreated
 from paiju.table.table import FINISHED, Table, TableSettings
+from tests.persistence.writer import write_effects
 from tests.table.fake_engine import FirstLegalBot, RaceEngine
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "protocol_schema.json"
@@ -136,7 +136,6 @@ def test_replay_prints_a_stored_game(
     store = SqliteStore(db)
     engine = RaceEngine()
     options = engine.normalize_options({"hands": 2})
-    store.create_room(RoomRecord("abc", "race", options, "s", {}, 0.0, totals=[0, 0]))
     table = Table(
         "abc",
         engine,
@@ -145,14 +144,13 @@ def test_replay_prints_a_stored_game(
         TableSettings(timers={}, between_hands=1.0),
         lambda seat, level: FirstLegalBot(),
     )
-    effects = table.handle(None, Start(), 0.0)
+    effects = table.open_room(RoomCreated("abc", "race", options, "s", {}, 0.0, "fair-v1"))
+    effects += table.handle(None, Start(), 0.0)
     now = 0.0
     while table.phase != FINISHED:
         now = table.next_deadline() or now
         effects += table.tick(now)
-    for effect in effects:
-        if isinstance(effect, Persist):
-            write(store, "abc", effect.record)
+    write_effects(store, "abc", effects)
     store.close()
     assert main(["replay", "abc", "--database", str(db)]) == 0
     out = capsys.readouterr().out

@@ -1,21 +1,17 @@
-"""Both stores keep the same records; SQLite keeps them across a reopen."""
+"""Both stores keep the same chain of entries; SQLite keeps them across a reopen."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from paiju.persistence.memory import MemoryStore
 from paiju.persistence.sqlite import SqliteStore
-from paiju.persistence.store import RoomRecord, Store, write
-from paiju.table.effects import ActionRecord, HandRecord, RoomStatus
-
-
-def room(room_id: str = "r1", created_at: float = 1.0) -> RoomRecord:
-    return RoomRecord(
-        room_id, "race", {"seats": 2}, "seed", {"bot_delay": 0.0}, created_at, totals=[0, 0]
-    )
+from paiju.persistence.store import Store, hands
+from paiju.table.records import ActionRecord, HandRecord, RoomStatus, Snapshot
+from tests.persistence.writer import Writer, created
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -23,32 +19,47 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
     return MemoryStore() if request.param == "memory" else SqliteStore(tmp_path / "db.sqlite3")
 
 
-def test_rooms_actions_hands_and_status_round_trip(store: Store) -> None:
-    store.create_room(room())
+def test_entries_round_trip_and_keep_the_summary(store: Store) -> None:
+    writer = Writer(store, "r1")
+    writer.add(created())
     with pytest.raises(ValueError):
-        store.create_room(room())
-    write(store, "r1", ActionRecord(0, 1, 0, "go", "player", 3))
-    write(store, "r1", ActionRecord(0, 2, 1, "add 1", "timeout", 4))
-    write(store, "r1", HandRecord(0, (1, -1), (1, -1)))
-    write(store, "r1", RoomStatus("hand_over", (1, -1), ({"seat": 0, "kind": "human"},)))
-    assert [a.action for a in store.actions("r1")] == ["go", "add 1"]
-    assert store.actions("r1")[1] == ActionRecord(0, 2, 1, "add 1", "timeout", 4)
-    assert store.hands("r1") == [HandRecord(0, (1, -1), (1, -1))]
+        Writer(store, "r1").add(created())
+    writer.add(ActionRecord(0, 1, 0, "go", "player", 3), {1: 1234.5})
+    writer.add(HandRecord(0, (1, -1), (1, -1), 4))
+    writer.add(RoomStatus("hand_over", (1, -1), ({"seat": 0, "kind": "human"},), 5))
+    entries = store.entries("r1")
+    assert [e.entry.kind for e in entries] == ["room", "action", "hand", "status"]
+    assert [e.entry.n for e in entries] == [0, 1, 2, 3]
+    assert entries[1].deadlines == {1: 1234.5}
+    assert entries[2].entry.prev == entries[1].entry.hash
+    assert all(e.entry.intact() for e in entries)
+    assert hands(store, "r1") == [HandRecord(0, (1, -1), (1, -1))]
     got = store.get_room("r1")
     assert got is not None and got.phase == "hand_over" and got.totals == [1, -1]
-    assert got.options == {"seats": 2}
+    assert got.options == {"seats": 2} and got.scheme == "fair-v1"
     assert store.get_room("nope") is None
 
 
+def test_a_restore_reads_entry_0_and_everything_from_the_last_snapshot(store: Store) -> None:
+    writer = Writer(store, "r1")
+    writer.add(created())
+    writer.add(RoomStatus("waiting", (0, 0), (), 1))
+    assert [e.entry.n for e in store.restore_entries("r1")] == [0, 1]
+    for hand in range(2):
+        writer.add(Snapshot(hand, (0, 0), {}, (), 0, 2 + hand, ()))
+        writer.add(ActionRecord(hand, hand + 1, 0, "go", "player", 3 + hand))
+    assert [e.entry.n for e in store.restore_entries("r1")] == [0, 4, 5]
+
+
 def test_rooms_are_listed_oldest_first(store: Store) -> None:
-    store.create_room(room("b", 2.0))
-    store.create_room(room("a", 3.0))
-    store.create_room(room("c", 1.0))
+    Writer(store, "b").add(created("b", 2.0))
+    Writer(store, "a").add(created("a", 3.0))
+    Writer(store, "c").add(created("c", 1.0))
     assert [r.room_id for r in store.list_rooms()] == ["c", "b", "a"]
 
 
 def test_tokens_are_found_and_revoked_per_seat_or_room(store: Store) -> None:
-    store.create_room(room())
+    Writer(store, "r1").add(created())
     store.save_token("h0", "r1", 0)
     store.save_token("h1", "r1", 1)
     assert store.find_token("h0") == ("r1", 0)
@@ -61,14 +72,30 @@ def test_tokens_are_found_and_revoked_per_seat_or_room(store: Store) -> None:
 def test_sqlite_keeps_everything_across_a_reopen(tmp_path: Path) -> None:
     path = tmp_path / "var" / "paiju.sqlite3"
     first = SqliteStore(path)
-    first.create_room(room())
-    first.append_action("r1", ActionRecord(0, 1, 0, "go", "player", 3))
+    writer = Writer(first, "r1")
+    writer.add(created())
+    writer.add(ActionRecord(0, 1, 0, "go", "player", 3))
     first.save_token("h0", "r1", 0)
     first.close()
     again = SqliteStore(path)
     assert [r.room_id for r in again.list_rooms()] == ["r1"]
-    assert again.actions("r1")[0].action == "go"
+    assert again.entries("r1")[1].entry.data()["action"] == "go"
     assert again.find_token("h0") == ("r1", 0)
+    assert again.schema_version == 1
     journal = again._db.execute("PRAGMA journal_mode").fetchone()[0]
     assert journal == "wal"
     again.close()
+
+
+def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    writer = Writer(store, "r1")
+    writer.add(created())
+    entry = writer.ledger.append("status", {"phase": "waiting"})
+    record = RoomStatus("playing", (0, 0), (), 1)
+    store.append("r1", record, entry, {})
+    with pytest.raises(sqlite3.IntegrityError):  # the same entry number twice
+        store.append("r1", RoomStatus("finished", (0, 0), (), 2), entry, {})
+    got = store.get_room("r1")
+    assert got is not None and got.phase == "playing"
+    assert len(store.entries("r1")) == 2

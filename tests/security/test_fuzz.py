@@ -124,7 +124,7 @@ def observed(thread: ServerThread, room_id: str) -> Any:
     async def read() -> Any:
         await room.call(lambda table, now: (None, []))  # let what was queued finish first
         return await room.call(lambda table, now: (
-            (table.info(), table.version, table.state, len(store.actions(room_id)),
+            (table.info(), table.version, table.state, len(store.entries(room_id)),
              store.get_room(room_id)), []))
 
     return thread.run(read())

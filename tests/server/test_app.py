@@ -8,6 +8,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from paiju.persistence.store import hands
 from paiju.server.app import PaijuServer
 from tests.server.client import Client
 from tests.server.conftest import ADMIN_TOKEN
@@ -89,7 +90,7 @@ async def test_one_human_and_a_bot_play_a_whole_match_to_its_result(server: Paij
     assert final["phase"] == "finished" and sum(final["totals"]) == 0
     events = [m["event"]["kind"] for m in client.seen if m["type"] == "event"]
     assert events.count("hand_scored") == 3 and events[-1] == "match_over"
-    assert len(server.store.hands(room.room_id)) == 3
+    assert len(hands(server.store, room.room_id)) == 3
     await client.close()
 
 

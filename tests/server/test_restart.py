@@ -6,8 +6,11 @@ from pathlib import Path
 
 from paiju.persistence.sqlite import SqliteStore
 from paiju.server.app import PaijuServer
+from paiju.server.protocol import AdminRequest
 from paiju.table.commands import Join, Ready
 from paiju.table.effects import ActionRecord, Effect
+from paiju.table.ledger import Ledger
+from paiju.table.records import record_body
 from paiju.table.table import Table
 from tests.server.client import Client
 from tests.server.conftest import make_config
@@ -45,7 +48,9 @@ async def test_a_match_survives_a_server_restart(tmp_path: Path) -> None:
         await second.stop()
 
 
-async def test_a_room_whose_log_no_longer_replays_does_not_stop_the_server(tmp_path: Path) -> None:
+async def test_rooms_whose_records_do_not_verify_are_refused_and_the_others_come_up(
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "paiju.sqlite3"
     first = PaijuServer(make_config(), SqliteStore(db), "admin-token-1")
     await first.start()
@@ -55,17 +60,35 @@ async def test_a_room_whose_log_no_longer_replays_does_not_stop_the_server(tmp_p
         return None, effects + table.handle(0, Ready(), now)
 
     rooms = []
-    for _ in range(2):
+    for _ in range(3):
         room = first.rooms.create("race", bots=1, bot_level=0)
         await room.call(seat_and_start)
         rooms.append(room.room_id)
     await first.stop()
     corrupt = SqliteStore(db)
-    corrupt.append_action(rooms[1], ActionRecord(0, 10**6, 0, "add 2", "player", 10**6))
+    # A record that links to the chain but does not replay (the rules refuse it).
+    ledger = Ledger.after(corrupt.entries(rooms[1])[-1].entry)
+    bad = ActionRecord(0, 10**6, 0, "add 2", "player", 10**6)
+    corrupt.append(rooms[1], bad, ledger.append(bad.kind, record_body(bad)), {})
+    # A record changed behind the chain's back.
+    corrupt._db.execute(
+        "UPDATE entries SET body = replace(body, 'ann', 'eve') WHERE room_id = ? AND n = 2",
+        (rooms[2],),
+    )
     corrupt.close()
     second = PaijuServer(make_config(), SqliteStore(db), "admin-token-2")
     await second.start()
     try:
+        # The record that does not replay is refused at restore; the one changed before the
+        # last snapshot, by the whole-chain check that follows once the port is open.
+        assert second.verified is not None
+        await second.verified
         assert list(second.rooms.rooms) == [rooms[0]]
+        assert set(second.rooms.damaged) == {rooms[1], rooms[2]}
+        assert second.rooms.damaged[rooms[2]] == "record 2: its hash does not match its contents"
+        listing = await second.admin.command(AdminRequest(type="admin", command="list"))
+        phases = {row["room"]: row["phase"] for row in listing}
+        assert phases[rooms[1]] == phases[rooms[2]] == "damaged"
+        assert phases[rooms[0]] == "playing"
     finally:
         await second.stop()

@@ -10,6 +10,7 @@ from paiju.core.errors import GameError, MalformedAction, NotYourTurn, StaleVers
 from paiju.table.commands import Act, Close, Connected, Join, Leave, Ready, Start
 from paiju.table.effects import SPECTATORS, ActionRecord, Effect, HandRecord, Persist, Send
 from paiju.table.errors import NotSeated, RoomFull, SeatTaken, WrongPhase
+from paiju.table.restore import Rebuild
 from paiju.table.table import FINISHED, HAND_OVER, PLAYING, WAITING, Table, TableSettings
 from tests.table.fake_engine import FirstLegalBot, RaceEngine
 
@@ -164,7 +165,8 @@ def test_bots_fill_empty_seats_and_play_a_whole_match_through_tick() -> None:
     assert [h.hand for h in hands] == [0, 1, 2]
     assert sum(table.totals) == 0
     sources = {r.source for r in persisted if isinstance(r, ActionRecord)}
-    assert sources == {"bot", "timeout"}  # ann never answers; her timer answers for her
+    # ann never answers: her timer answers for her, twice, then the trustee plays her seat
+    assert sources == {"bot", "timeout", "trustee"}
 
 
 def test_a_finished_hand_stays_on_view_until_the_next_deal() -> None:
@@ -180,11 +182,12 @@ def test_a_finished_hand_stays_on_view_until_the_next_deal() -> None:
     assert table.phase == PLAYING and table.hand == 1
 
 
-def test_leaving_mid_match_hands_the_seat_to_a_bot() -> None:
+def test_leaving_mid_match_keeps_the_seat_in_trustee_mode() -> None:
     table = seated_and_playing()
     table.handle(0, Leave(), 0.5)
-    assert table.seats[0].kind == "bot"
-    assert table.next_deadline() == 1.5  # the bot answers after its delay
+    assert table.seats[0].kind == "human" and table.seats[0].away
+    assert table.snapshot(1, 0.5)["seats"][0]["trustee"] is True
+    assert table.next_deadline() == 1.5  # the trustee answers after its delay
 
 
 def test_connection_changes_are_shown_and_keep_pending_decisions() -> None:
@@ -203,25 +206,23 @@ def test_a_closed_room_refuses_everything() -> None:
         table.handle(0, Act(table.shown_version(0), "go"), 2.0)
 
 
-def test_restore_rebuilds_a_match_in_progress_from_its_log() -> None:
+def test_restore_rebuilds_a_match_in_progress_from_its_records() -> None:
     table = make_table(hands=3)
     table.handle(None, Join("ann"), 0.0)
-    table.handle(None, Start(), 0.0)
-    log: list[ActionRecord] = []
+    effects = table.handle(None, Start(), 0.0)
     now = 0.0
-    while table.hand < 1 or len(log) < 8:
+    while table.hand < 1 or table.seq < 8:
         now = table.next_deadline() or now
-        log += [
-            e.record
-            for e in table.tick(now)
-            if isinstance(e, Persist) and isinstance(e.record, ActionRecord)
-        ]
+        effects += table.tick(now)
+    records = [e.record for e in effects if isinstance(e, Persist)]
     again = make_table(hands=3)
-    again.handle(None, Join("ann"), 0.0)
-    again.add_bot(1, 1)
-    again.restore(log, 50.0)
+    rebuild = Rebuild(again)
+    for record in records:
+        rebuild.apply(record)
+    rebuild.finish(50.0, {})
     assert (again.hand, again.state, again.totals) == (table.hand, table.state, table.totals)
-    assert again.version > log[-1].version
+    assert again.version > max(r.version for r in records)
+    assert again.seats[1].kind == "bot" and again.seats[0].connected is False
 
 
 def test_only_public_waiting_seats_are_shown_to_others() -> None:

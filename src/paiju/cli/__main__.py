@@ -37,6 +37,7 @@ def _config(args: argparse.Namespace) -> ServerConfig:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from paiju.persistence.memory import MemoryStore
+    from paiju.persistence.signing import key_path, load_or_create
     from paiju.persistence.sqlite import SqliteStore
     from paiju.persistence.store import Store
     from paiju.server.app import configure_logging, run_server
@@ -44,7 +45,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = _config(args)
     configure_logging()
     store: Store = MemoryStore() if args.memory else SqliteStore(config.database)
-    asyncio.run(run_server(config, store))
+    key = None
+    if not args.memory or config.history_key_file:
+        key = load_or_create(key_path(config.database, config.history_key_file))
+    asyncio.run(run_server(config, store, key))
     return 0
 
 
@@ -91,10 +95,12 @@ def cmd_room(args: argparse.Namespace) -> int:
             options=options,
             seed=args.seed,
         )
-    elif args.room_command in ("show", "close", "start"):
+    elif args.room_command in ("show", "close", "start", "trustee"):
         request["room"] = args.id
         if args.room_command == "start":
             request["bot_level"] = args.bot_level
+        if args.room_command == "trustee":
+            request.update(seat=args.seat, on=args.state == "on")
     try:
         reply = asyncio.run(_admin_call(url, _admin_token(args, config), request))
     except OSError as exc:
@@ -141,7 +147,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from paiju.engines.registry import get_engine
-    from paiju.persistence.replay import replay_text
+    from paiju.persistence.replay import replay_text, room_log
     from paiju.persistence.sqlite import SqliteStore
 
     config = _config(args)
@@ -150,14 +156,55 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     store = SqliteStore(config.database)
     record = store.get_room(args.room_id)
-    if record is None:
+    log = room_log(store, args.room_id) if record is not None else None
+    if record is None or log is None:
         print(f"paiju: no room {args.room_id!r} in {config.database}", file=sys.stderr)
         return 1
     engine = get_engine(record.variant)
     print(f"room {record.room_id}  variant {record.variant}  phase {record.phase}")
     print(f"options {json.dumps(record.options, sort_keys=True)}")
-    print(replay_text(engine, record.options, record.seed, store.actions(record.room_id)))
+    created = log.created
+    print(replay_text(engine, created.options, created.seed, log.actions, log.deals,
+                      created.scheme))
     store.close()
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Print a verdict per check; 0 when every check holds, 1 at the first that fails."""
+    from paiju.persistence.sqlite import SqliteStore
+    from paiju.persistence.verify import verify_history, verify_room
+
+    if (args.history is None) == (args.room is None):
+        raise ValueError("give a history file, or --room ID (not both)")
+    if args.room is not None:
+        config = _config(args)
+        if not Path(config.database).exists():
+            print(f"paiju: no database at {config.database}", file=sys.stderr)
+            return 2
+        store = SqliteStore(config.database)
+        try:
+            if store.get_room(args.room) is None:
+                print(f"paiju: no room {args.room!r} in {config.database}", file=sys.stderr)
+                return 1
+            verdicts = verify_room(store, args.room)
+        finally:
+            store.close()
+    else:
+        text = sys.stdin.read() if args.history == "-" else Path(args.history).read_text()
+        try:
+            document = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"{args.history} is not JSON: {exc}") from None
+        verdicts = verify_history(document, args.key)
+    for verdict in verdicts:
+        print(verdict.line())
+    failed = [v for v in verdicts if not v.ok]
+    if failed:
+        where = f"record {failed[0].record}" if failed[0].record is not None else "the document"
+        print(f"paiju: verification failed at {where}: {failed[0].check}", file=sys.stderr)
+        return 1
+    print("verified")
     return 0
 
 
@@ -273,6 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("show", "show one room"),
         ("close", "close a room for good"),
         ("start", "start now, bots filling empty seats"),
+        ("trustee", "put a person's seat in trustee mode (a bot plays it) or take it out"),
     ]:
         rp = room_sub.add_parser(name, help=text)
         with_config(rp)
@@ -281,8 +329,11 @@ def build_parser() -> argparse.ArgumentParser:
         rp.add_argument("--host")
         rp.add_argument("--port", type=int)
         rp.add_argument("--json", action="store_true", help="print raw JSON")
-        if name in ("show", "close", "start"):
+        if name in ("show", "close", "start", "trustee"):
             rp.add_argument("id", help="room id")
+        if name == "trustee":
+            rp.add_argument("seat", type=int, help="the seat")
+            rp.add_argument("state", choices=["on", "off"])
         if name in ("create", "start"):
             rp.add_argument("--bot-level", type=int, default=1, help="bot level (0 = random)")
         if name == "create":
@@ -314,6 +365,16 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("room_id")
     replay.add_argument("--database")
     replay.set_defaults(func=cmd_replay)
+
+    verify = sub.add_parser(
+        "verify", help="check a signed hand history, or a stored room record by record"
+    )
+    with_config(verify)
+    verify.add_argument("history", nargs="?", help="a history file (JSON; - for stdin)")
+    verify.add_argument("--key", help="the server's public key (hex), as you got it")
+    verify.add_argument("--room", help="check this room of the database instead")
+    verify.add_argument("--database")
+    verify.set_defaults(func=cmd_verify)
 
     judge = sub.add_parser("judge", help="rules referee: JSON lines in, JSON lines out")
     judge.add_argument("variant")

@@ -33,6 +33,15 @@ SEED_BYTES = 32
 #: Longest client seed, in UTF-8 bytes.
 MAX_CLIENT_SEED = 128
 
+#: Domain separation for the client seed the server puts in for a silent seat.
+CLIENT_SEED_DOMAIN = b"paiju-client-seed-v1\x00"
+
+#: Deal schemes. ``fair-v1``: this module's stream from a committed hand seed and the seats'
+#: client seeds. ``seeded-v0``: the scheme of rooms stored before fair deals existed
+#: (``SeededRng(room seed).derive(str(hand))``), kept so that their logs still replay.
+FAIR_V1 = "fair-v1"
+SEEDED_V0 = "seeded-v0"
+
 
 def commitment(hand_seed: bytes) -> str:
     """The public commitment to ``hand_seed``: its SHA-256, as lowercase hex."""
@@ -45,6 +54,17 @@ def hand_seed_for(room_seed: str, hand: int) -> bytes:
     Revealing it after the hand reveals nothing of the room seed, so later hands stay secret,
     and a whole match remains a function of its stored seeds."""
     return hashlib.sha256(f"{room_seed}/hand/{hand}".encode()).digest()
+
+
+def server_client_seed(hand_seed: bytes, seat: int) -> str:
+    """The client seed the server puts in for a seat that sent none: 32 hex digits of
+    HMAC-SHA256(key=hand_seed, msg=CLIENT_SEED_DOMAIN || u16(seat)).
+
+    It derives from the committed hand seed, so once the seed is revealed anyone can check
+    that the server did not pick it (a seed drawn any other way could be tried again and
+    again until the deal suited the server); before that nobody can predict it."""
+    message = CLIENT_SEED_DOMAIN + seat.to_bytes(2, "big")
+    return hmac.new(hand_seed, message, hashlib.sha256).hexdigest()[:32]
 
 
 def deal_key(hand_seed: bytes, hand: int, client_seeds: Sequence[str]) -> bytes:

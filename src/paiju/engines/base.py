@@ -70,11 +70,14 @@ class MatchInfo:
     ``hand`` is the 0-based index of the hand being dealt, ``totals`` the cumulative scores
     per seat, and ``carry`` the engine's own JSON data from the previous hand (dealer,
     prevalent wind, levels, ...), as returned by ``Engine.carry``; empty for the first hand.
+    ``deal_scheme`` names how the room deals (docs/fairness.md): an engine that shuffles again
+    later in a hand (a shengji redeal) follows it, so old rooms' logs still replay.
     """
 
     hand: int
     totals: tuple[int, ...]
     carry: Mapping[str, JSON] = field(default_factory=dict)
+    deal_scheme: str = "fair-v1"
 
 
 class Engine(Protocol[S, A]):

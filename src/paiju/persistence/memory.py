@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 
-from paiju.persistence.store import RoomRecord
-from paiju.table.effects import ActionRecord, HandRecord, RoomStatus
+from paiju.persistence.store import RoomRecord, StoredEntry
+from paiju.table.ledger import Entry
+from paiju.table.records import (
+    ActionRecord,
+    HandRecord,
+    Record,
+    RoomCreated,
+    RoomStatus,
+    Snapshot,
+)
 
 
 class MemoryStore:
@@ -13,28 +22,26 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self._rooms: dict[str, RoomRecord] = {}
-        self._actions: dict[str, list[ActionRecord]] = {}
-        self._hands: dict[str, list[HandRecord]] = {}
+        self._entries: dict[str, list[StoredEntry]] = {}
+        self._snapshots: dict[str, int] = {}
         self._tokens: dict[str, tuple[str, int]] = {}
 
-    def create_room(self, room: RoomRecord) -> None:
-        if room.room_id in self._rooms:
-            raise ValueError(f"room {room.room_id} exists")
-        self._rooms[room.room_id] = copy.deepcopy(room)
-        self._actions[room.room_id] = []
-        self._hands[room.room_id] = []
-
-    def append_action(self, room_id: str, record: ActionRecord) -> None:
-        self._actions[room_id].append(record)
-
-    def record_hand(self, room_id: str, record: HandRecord) -> None:
-        self._hands[room_id].append(record)
-
-    def update_status(self, room_id: str, status: RoomStatus) -> None:
-        room = self._rooms[room_id]
-        room.phase = status.phase
-        room.totals = list(status.totals)
-        room.seats = [dict(s) for s in status.seats]
+    def append(
+        self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
+    ) -> None:
+        if isinstance(record, RoomCreated):
+            if room_id in self._rooms:
+                raise ValueError(f"room {room_id} exists")
+            self._rooms[room_id] = RoomRecord.of(record)
+            self._entries[room_id] = []
+        self._entries[room_id].append(StoredEntry(entry, dict(deadlines)))
+        if isinstance(record, RoomStatus):
+            room = self._rooms[room_id]
+            room.phase = record.phase
+            room.totals = list(record.totals)
+            room.seats = [dict(s) for s in record.seats]
+        elif isinstance(record, Snapshot):
+            self._snapshots[room_id] = entry.n
 
     def get_room(self, room_id: str) -> RoomRecord | None:
         room = self._rooms.get(room_id)
@@ -43,11 +50,18 @@ class MemoryStore:
     def list_rooms(self) -> list[RoomRecord]:
         return [copy.deepcopy(r) for r in sorted(self._rooms.values(), key=lambda r: r.created_at)]
 
-    def actions(self, room_id: str) -> list[ActionRecord]:
-        return list(self._actions.get(room_id, []))
+    def entries(self, room_id: str, start: int = 0) -> list[StoredEntry]:
+        return [e for e in self._entries.get(room_id, []) if e.entry.n >= start]
 
-    def hands(self, room_id: str) -> list[HandRecord]:
-        return list(self._hands.get(room_id, []))
+    def restore_entries(self, room_id: str) -> list[StoredEntry]:
+        start = self._snapshots.get(room_id, 0)
+        return [e for e in self.entries(room_id) if e.entry.n == 0 or e.entry.n >= start]
+
+    def legacy_actions(self, room_id: str) -> list[ActionRecord]:
+        return []
+
+    def legacy_hands(self, room_id: str) -> list[HandRecord]:
+        return []
 
     def save_token(self, token_hash: str, room_id: str, seat: int) -> None:
         self._tokens[token_hash] = (room_id, seat)

@@ -1,21 +1,39 @@
-"""A SQLite ``Store`` (stdlib ``sqlite3``, WAL mode): rooms survive a restart.
+"""A SQLite ``Store`` (stdlib ``sqlite3``, WAL mode): rooms survive a restart and an upgrade.
 
-Writes are small and synchronous: each is one statement in its own transaction, which with
-WAL and ``synchronous=NORMAL`` costs tens of microseconds, so the room task writes inline
-before it sends what the write describes.
+Writes are small and synchronous: each entry is one short transaction (the entry and the
+summary it changes), which with WAL and ``synchronous=NORMAL`` costs tens of microseconds, so
+the room task writes inline before it sends what the write describes.
+
+The schema has a version (``PRAGMA user_version``) and migrations run in order when a store
+opens an older file, each in one transaction. Version 0 is the unversioned schema of the
+first releases (rooms, actions, hands, tokens); version 1 adds the hash-chained ``entries``
+and gives every room already stored an entry 0 that pins its older records (their count and
+SHA-256, ``legacy_digest``) so they verify as "pre-chain" records.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from paiju.persistence.store import RoomRecord
-from paiju.table.effects import ActionRecord, HandRecord, RoomStatus
+from paiju.core.fairness import SEEDED_V0
+from paiju.persistence.store import RoomRecord, StoredEntry, legacy_digest
+from paiju.table.ledger import Entry, Ledger
+from paiju.table.records import (
+    ActionRecord,
+    HandRecord,
+    Record,
+    RoomCreated,
+    RoomStatus,
+    Snapshot,
+    record_body,
+)
 
-SCHEMA = """
+#: The schema of the first releases (version 0); every migration starts from it.
+SCHEMA_V0 = """
 CREATE TABLE IF NOT EXISTS rooms (
     room_id TEXT PRIMARY KEY,
     variant TEXT NOT NULL,
@@ -51,9 +69,77 @@ CREATE TABLE IF NOT EXISTS tokens (
 );
 """
 
+ROOM_COLUMNS = (
+    "room_id, variant, options, seed, settings, created_at, phase, totals, seats, scheme"
+)
+
+
+def _migrate_to_1(db: sqlite3.Connection) -> None:
+    """Hash-chained entries; every stored room gets entry 0 pinning its older records."""
+    db.execute(
+        """CREATE TABLE entries (
+            room_id TEXT NOT NULL REFERENCES rooms(room_id),
+            n INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            body TEXT NOT NULL,
+            prev TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            deadlines TEXT NOT NULL DEFAULT '{}',
+            PRIMARY KEY (room_id, n)
+        )"""
+    )
+    db.execute(f"ALTER TABLE rooms ADD COLUMN scheme TEXT NOT NULL DEFAULT '{SEEDED_V0}'")
+    db.execute("ALTER TABLE rooms ADD COLUMN snapshot_n INTEGER NOT NULL DEFAULT 0")
+    rows = db.execute(
+        "SELECT room_id, variant, options, seed, settings, created_at, phase, totals, seats "
+        "FROM rooms"
+    ).fetchall()
+    for room_id, variant, options, seed, settings, created_at, phase, totals, seats in rows:
+        actions, results = _legacy(db, room_id)
+        created = RoomCreated(
+            room=room_id,
+            variant=variant,
+            options=json.loads(options),
+            seed=seed,
+            settings=json.loads(settings),
+            created_at=created_at,
+            scheme=SEEDED_V0,
+            pre_chain={
+                "actions": len(actions),
+                "hands": len(results),
+                "digest": legacy_digest(actions, results),
+            },
+            status={"phase": phase, "totals": json.loads(totals), "seats": json.loads(seats)},
+            version=max((a.version for a in actions), default=0),
+        )
+        entry = Ledger().append(created.kind, record_body(created))
+        db.execute(
+            "INSERT INTO entries (room_id, n, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)",
+            (room_id, entry.n, entry.kind, entry.body, entry.prev, entry.hash),
+        )
+
+
+#: Migration ``i`` takes a database from version ``i`` to ``i + 1``.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_migrate_to_1]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _legacy(db: sqlite3.Connection, room_id: str) -> tuple[list[ActionRecord], list[HandRecord]]:
+    actions = db.execute(
+        "SELECT hand, seq, seat, action, source, version FROM actions "
+        "WHERE room_id = ? ORDER BY seq",
+        (room_id,),
+    ).fetchall()
+    results = db.execute(
+        "SELECT hand, scores, totals FROM hands WHERE room_id = ? ORDER BY hand", (room_id,)
+    ).fetchall()
+    return [ActionRecord(*row) for row in actions], [
+        HandRecord(h, tuple(json.loads(s)), tuple(json.loads(t))) for h, s, t in results
+    ]
+
 
 class SqliteStore:
-    """Rooms, logs and seat tokens in one SQLite file."""
+    """Rooms, their chains and seat tokens in one SQLite file."""
 
     def __init__(self, path: str | Path) -> None:
         if str(path) != ":memory:":
@@ -62,12 +148,58 @@ class SqliteStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        self._migrate()
 
-    def create_room(self, room: RoomRecord) -> None:
+    def _migrate(self) -> None:
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise ValueError(
+                f"the database has schema version {version}; this paiju knows up to "
+                f"{SCHEMA_VERSION} (it was written by a newer release)"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        with self._transaction():
+            for statement in SCHEMA_V0.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            for step in MIGRATIONS[version:]:
+                step(self._db)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open database."""
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def append(
+        self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
+    ) -> None:
+        with self._transaction():
+            if isinstance(record, RoomCreated):
+                self._create(RoomRecord.of(record))
+            self._db.execute(
+                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (room_id, entry.n, entry.kind, entry.body, entry.prev, entry.hash,
+                 json.dumps({str(k): v for k, v in deadlines.items()})),
+            )
+            if isinstance(record, RoomStatus):
+                self._db.execute(
+                    "UPDATE rooms SET phase = ?, totals = ?, seats = ? WHERE room_id = ?",
+                    (record.phase, json.dumps(record.totals), json.dumps(record.seats), room_id),
+                )
+            elif isinstance(record, Snapshot):
+                self._db.execute(
+                    "UPDATE rooms SET snapshot_n = ? WHERE room_id = ?", (entry.n, room_id)
+                )
+
+    def _create(self, room: RoomRecord) -> None:
         try:
             self._db.execute(
-                "INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO rooms ({ROOM_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     room.room_id,
                     room.variant,
@@ -78,58 +210,45 @@ class SqliteStore:
                     room.phase,
                     json.dumps(room.totals),
                     json.dumps(room.seats),
+                    room.scheme,
                 ),
             )
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"room {room.room_id} exists") from exc
 
-    def append_action(self, room_id: str, record: ActionRecord) -> None:
-        self._db.execute(
-            "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                room_id,
-                record.seq,
-                record.hand,
-                record.seat,
-                record.action,
-                record.source,
-                record.version,
-            ),
-        )
-
-    def record_hand(self, room_id: str, record: HandRecord) -> None:
-        self._db.execute(
-            "INSERT OR REPLACE INTO hands VALUES (?, ?, ?, ?)",
-            (room_id, record.hand, json.dumps(record.scores), json.dumps(record.totals)),
-        )
-
-    def update_status(self, room_id: str, status: RoomStatus) -> None:
-        self._db.execute(
-            "UPDATE rooms SET phase = ?, totals = ?, seats = ? WHERE room_id = ?",
-            (status.phase, json.dumps(status.totals), json.dumps(status.seats), room_id),
-        )
-
     def get_room(self, room_id: str) -> RoomRecord | None:
-        row = self._db.execute("SELECT * FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
+        row = self._db.execute(
+            f"SELECT {ROOM_COLUMNS} FROM rooms WHERE room_id = ?", (room_id,)
+        ).fetchone()
         return _room(row) if row is not None else None
 
     def list_rooms(self) -> list[RoomRecord]:
-        rows = self._db.execute("SELECT * FROM rooms ORDER BY created_at, room_id").fetchall()
+        rows = self._db.execute(
+            f"SELECT {ROOM_COLUMNS} FROM rooms ORDER BY created_at, room_id"
+        ).fetchall()
         return [_room(row) for row in rows]
 
-    def actions(self, room_id: str) -> list[ActionRecord]:
+    def entries(self, room_id: str, start: int = 0) -> list[StoredEntry]:
         rows = self._db.execute(
-            "SELECT hand, seq, seat, action, source, version FROM actions "
-            "WHERE room_id = ? ORDER BY seq",
+            "SELECT n, kind, body, prev, hash, deadlines FROM entries "
+            "WHERE room_id = ? AND n >= ? ORDER BY n",
+            (room_id, start),
+        ).fetchall()
+        return [_stored(row) for row in rows]
+
+    def restore_entries(self, room_id: str) -> list[StoredEntry]:
+        rows = self._db.execute(
+            "SELECT n, kind, body, prev, hash, deadlines FROM entries WHERE room_id = ?1 AND "
+            "(n = 0 OR n >= (SELECT snapshot_n FROM rooms WHERE room_id = ?1)) ORDER BY n",
             (room_id,),
         ).fetchall()
-        return [ActionRecord(*row) for row in rows]
+        return [_stored(row) for row in rows]
 
-    def hands(self, room_id: str) -> list[HandRecord]:
-        rows = self._db.execute(
-            "SELECT hand, scores, totals FROM hands WHERE room_id = ? ORDER BY hand", (room_id,)
-        ).fetchall()
-        return [HandRecord(h, tuple(json.loads(s)), tuple(json.loads(t))) for h, s, t in rows]
+    def legacy_actions(self, room_id: str) -> list[ActionRecord]:
+        return _legacy(self._db, room_id)[0]
+
+    def legacy_hands(self, room_id: str) -> list[HandRecord]:
+        return _legacy(self._db, room_id)[1]
 
     def save_token(self, token_hash: str, room_id: str, seat: int) -> None:
         self._db.execute(
@@ -152,8 +271,29 @@ class SqliteStore:
         self._db.close()
 
 
+class _Transaction:
+    """``BEGIN`` ... ``COMMIT``, or ``ROLLBACK`` when the block raises."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _stored(row: tuple[Any, ...]) -> StoredEntry:
+    n, kind, body, prev, hash_, deadlines = row
+    return StoredEntry(
+        Entry(n, kind, body, prev, hash_),
+        {int(seat): float(at) for seat, at in json.loads(deadlines).items()},
+    )
+
+
 def _room(row: tuple[Any, ...]) -> RoomRecord:
-    room_id, variant, options, seed, settings, created_at, phase, totals, seats = row
+    room_id, variant, options, seed, settings, created_at, phase, totals, seats, scheme = row
     return RoomRecord(
         room_id=room_id,
         variant=variant,
@@ -164,4 +304,5 @@ def _room(row: tuple[Any, ...]) -> RoomRecord:
         phase=phase,
         totals=json.loads(totals),
         seats=json.loads(seats),
+        scheme=scheme,
     )

@@ -1,21 +1,26 @@
-"""The ``Store`` protocol and the records it keeps.
+"""The ``Store`` protocol and what it keeps.
 
-A game is its seed plus its action log, so the log is what must survive: the table emits a
-``Persist`` effect for every accepted action and the server writes it before sending anything
-the action caused.
+A game is its seeds plus its records, so the records are what must survive: the table emits
+a ``Persist`` effect for every change, as the next entry of the room's hash chain
+(``paiju.table.ledger``), and the server writes it before sending anything it caused. The
+store also keeps, per room, a summary row (for listings) and where the last snapshot is (so
+a restore reads only the records after it), and the seat tokens (hashed).
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from paiju.table.effects import ActionRecord, HandRecord, RoomStatus
+from paiju.table.ledger import Entry, canonical
+from paiju.table.records import ActionRecord, HandRecord, Record, RoomCreated
 
 
 @dataclass
 class RoomRecord:
-    """A room as stored: how it was made, and its latest summary."""
+    """A room as listed: how it was made, and its latest summary."""
 
     room_id: str
     variant: str
@@ -26,41 +31,65 @@ class RoomRecord:
     phase: str = "waiting"
     totals: list[int] = field(default_factory=list)
     seats: list[dict[str, Any]] = field(default_factory=list)
+    scheme: str = "fair-v1"
+
+    @classmethod
+    def of(cls, created: RoomCreated) -> RoomRecord:
+        """The summary row of a room just made."""
+        return cls(
+            room_id=created.room,
+            variant=created.variant,
+            options=dict(created.options),
+            seed=created.seed,
+            settings=dict(created.settings),
+            created_at=created.created_at,
+            scheme=created.scheme,
+        )
+
+
+@dataclass(frozen=True)
+class StoredEntry:
+    """An entry as stored, with the decisions open after it: seat -> deadline as a
+    wall-clock time (seconds since the epoch)."""
+
+    entry: Entry
+    deadlines: Mapping[int, float] = field(default_factory=dict)
 
 
 class Store(Protocol):
-    """Where rooms, their logs and seat tokens live."""
+    """Where rooms, their chains and seat tokens live."""
 
-    def create_room(self, room: RoomRecord) -> None:
-        """Add a new room; ``ValueError`` if the id exists."""
-        ...
-
-    def append_action(self, room_id: str, record: ActionRecord) -> None:
-        """Append one accepted action to the room's log."""
-        ...
-
-    def record_hand(self, room_id: str, record: HandRecord) -> None:
-        """Store the result of a finished hand."""
-        ...
-
-    def update_status(self, room_id: str, status: RoomStatus) -> None:
-        """Store the room's latest phase, totals and seats."""
+    def append(
+        self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
+    ) -> None:
+        """Store ``entry`` (which holds ``record``) as the room's next one, atomically with
+        the summary it changes. Entry 0 (a ``RoomCreated``) makes the room: ``ValueError``
+        if the id exists. Raises if it cannot be written; then nothing is."""
         ...
 
     def get_room(self, room_id: str) -> RoomRecord | None:
-        """The room, or ``None``."""
+        """The room's summary, or ``None``."""
         ...
 
     def list_rooms(self) -> list[RoomRecord]:
         """Every room, oldest first."""
         ...
 
-    def actions(self, room_id: str) -> list[ActionRecord]:
-        """The room's action log in order."""
+    def entries(self, room_id: str, start: int = 0) -> list[StoredEntry]:
+        """The room's entries numbered ``start`` and above, in order."""
         ...
 
-    def hands(self, room_id: str) -> list[HandRecord]:
-        """The room's finished hands in order."""
+    def restore_entries(self, room_id: str) -> list[StoredEntry]:
+        """What a restore reads: entry 0, then the entries from the last snapshot on (all
+        of them when there is none yet)."""
+        ...
+
+    def legacy_actions(self, room_id: str) -> list[ActionRecord]:
+        """The actions of a room stored before the chain existed (empty for other rooms)."""
+        ...
+
+    def legacy_hands(self, room_id: str) -> list[HandRecord]:
+        """The hand results stored before the chain existed."""
         ...
 
     def save_token(self, token_hash: str, room_id: str, seat: int) -> None:
@@ -80,11 +109,24 @@ class Store(Protocol):
         ...
 
 
-def write(store: Store, room_id: str, record: ActionRecord | HandRecord | RoomStatus) -> None:
-    """Write a table ``Persist`` record to ``store``."""
-    if isinstance(record, ActionRecord):
-        store.append_action(room_id, record)
-    elif isinstance(record, HandRecord):
-        store.record_hand(room_id, record)
-    else:
-        store.update_status(room_id, record)
+def hands(store: Store, room_id: str) -> list[HandRecord]:
+    """Every finished hand of a room: those stored before the chain, then the chained ones."""
+    chained = [
+        e.entry for e in store.entries(room_id) if e.entry.kind == HandRecord.kind
+    ]
+    found = store.legacy_hands(room_id)
+    for entry in chained:
+        data = entry.data()
+        found.append(HandRecord(data["hand"], tuple(data["scores"]), tuple(data["totals"])))
+    return found
+
+
+def legacy_digest(actions: Sequence[ActionRecord], results: Sequence[HandRecord]) -> str:
+    """SHA-256 (hex) of a pre-chain room's records, pinned in the room's entry 0 when the
+    database is upgraded: canonical JSON of ``{"actions": [[seq, hand, seat, action, source,
+    version], ...], "hands": [[hand, scores, totals], ...]}``."""
+    data = {
+        "actions": [[a.seq, a.hand, a.seat, a.action, a.source, a.version] for a in actions],
+        "hands": [[h.hand, list(h.scores), list(h.totals)] for h in results],
+    }
+    return hashlib.sha256(canonical(data).encode("utf-8")).hexdigest()

@@ -11,7 +11,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from paiju.core.errors import GameError
-from paiju.persistence.store import Store
+from paiju.persistence.store import Store, hands
 from paiju.server import protocol as p
 from paiju.server.errors import InvalidMessage, UnknownRoom
 from paiju.server.rooms import RoomManager
@@ -74,9 +74,16 @@ class Admin:
         if request.command == "show" and request.room not in self.rooms.rooms:
             return self._stored_summary(request.room)
         room = self.rooms.get(request.room)
+        command: c.Command | None = None
         if request.command == "start":
-            level = request.bot_level
-            await room.call(lambda table, now: (None, table.handle(None, c.Start(level), now)))
+            command = c.Start(request.bot_level)
+        elif request.command == "trustee":
+            if request.seat is None:
+                raise InvalidMessage("trustee needs a seat")
+            command = c.SetTrustee(request.seat, request.on)
+        if command is not None:
+            chosen = command
+            await room.call(lambda table, now: (None, table.handle(None, chosen, now)))
         return await room.call(lambda table, now: (table.summary(), []))
 
     async def _create(self, request: p.AdminRequest) -> Any:
@@ -99,13 +106,15 @@ class Admin:
         record = self.store.get_room(room_id)
         if record is None:
             raise UnknownRoom(f"no room {room_id!r}")
-        return {
+        results = hands(self.store, room_id)
+        damaged = self.rooms.damaged.get(room_id)
+        return ({"damaged": damaged} if damaged else {}) | {
             "room": record.room_id,
             "variant": record.variant,
-            "phase": record.phase,
-            "hand": len(self.store.hands(room_id)),
+            "phase": self._phase(record.room_id, record.phase),
+            "hand": len(results),
             "totals": record.totals,
-            "hand_scores": [list(h.scores) for h in self.store.hands(room_id)],
+            "hand_scores": [list(h.scores) for h in results],
             "seats": [
                 {k: v for k, v in seat.items() if k != "bot_level"} for seat in record.seats
             ],
@@ -113,13 +122,17 @@ class Admin:
             "live": False,
         }
 
+    def _phase(self, room_id: str, stored: str) -> str:
+        """The phase an operator sees: ``damaged`` for a room refused at start."""
+        return "damaged" if room_id in self.rooms.damaged else stored
+
     def _room_row(self, room_id: str) -> dict[str, Any]:
         record = self.store.get_room(room_id)
         assert record is not None
         return {
             "room": record.room_id,
             "variant": record.variant,
-            "phase": record.phase,
+            "phase": self._phase(room_id, record.phase),
             "totals": record.totals,
             "live": room_id in self.rooms.rooms,
             "seats": [f"{s.get('kind')}:{s.get('name')}" for s in record.seats],

@@ -11,6 +11,7 @@ stays open, except for the closes listed in docs/protocol.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import math
@@ -30,12 +31,15 @@ from websockets.http11 import Request, Response
 
 from paiju import __version__
 from paiju.engines.registry import variants
+from paiju.persistence.histories import Histories
+from paiju.persistence.signing import HistoryKey
 from paiju.persistence.store import Store
 from paiju.server import protocol as p
 from paiju.server.admin import Admin
 from paiju.server.admission import AddressCounts, AdminGate, Origins, Proxies
 from paiju.server.config import ServerConfig
 from paiju.server.errors import HelloRequired, UnsupportedVersion
+from paiju.server.histories import history_response
 from paiju.server.http import is_upgrade, serve_file, text_response, web_root
 from paiju.server.link import Links, close_or_abort
 from paiju.server.players import Players
@@ -105,10 +109,18 @@ class GuardedConnection(ServerConnection):
 class PaijuServer:
     """The running server: rooms, sessions, the admin channel."""
 
-    def __init__(self, config: ServerConfig, store: Store, admin_token: str) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: Store,
+        admin_token: str,
+        history_key: HistoryKey | None = None,
+    ) -> None:
         self.config = config
         self.store = store
         self.admin_token = admin_token
+        # Signs every finished hand's history (a fresh key when none is given: --memory).
+        self.histories = Histories(store, history_key or HistoryKey.ephemeral())
         self.rooms = RoomManager(config, store)
         self.players = Players(config, self.rooms, store)
         self.admin = Admin(self.rooms, store)
@@ -120,6 +132,7 @@ class PaijuServer:
         self.counts = AddressCounts()
         self.admin_gate = AdminGate(config.admin_backoff, config.admin_backoff_max)
         self._server: Server | None = None
+        self.verified: asyncio.Task[None] | None = None  # the restored rooms' chain check
         self._web_root = web_root(config.web_root)
         self._tls = tls_context(config)
 
@@ -144,6 +157,7 @@ class PaijuServer:
             ping_timeout=20,
             ssl=self._tls,
         )
+        self.verified = asyncio.get_running_loop().create_task(self.rooms.verify_restored())
         log.info(
             "server_started",
             host=self.config.host,
@@ -174,6 +188,10 @@ class PaijuServer:
         if self._server is None:
             return
         self._server.close(close_connections=False)
+        if self.verified is not None:
+            self.verified.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.verified
         # All at once, each bounded: a client that does not read must not hold up the others'
         # goodbye, nor the stop itself.
         await asyncio.gather(
@@ -237,8 +255,9 @@ class PaijuServer:
                 response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
             return response
         if not is_upgrade(request):
-            # Plain HTTP on the same port: the browser client's page and files.
-            return serve_file(self._web_root, request.path)
+            # Plain HTTP on the same port: signed hand histories, the browser client's files.
+            found = history_response(self.histories, request.path)
+            return found or serve_file(self._web_root, request.path)
         return None
 
     def _admit(
@@ -313,6 +332,7 @@ class PaijuServer:
                     server=f"paiju {__version__}",
                     variants=list(variants()),
                     player_rooms=self.config.player_rooms,
+                    history_key=self.histories.key.public_hex,
                 )
             )
             return
@@ -389,13 +409,15 @@ def resolve_admin_token(config: ServerConfig) -> str:
     return token
 
 
-async def run_server(config: ServerConfig, store: Store) -> None:
+async def run_server(
+    config: ServerConfig, store: Store, history_key: HistoryKey | None = None
+) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully.
 
     Raises ``ValueError`` (one sentence) for a set-up that must not start: cleartext on a
     public address without ``public_cleartext``, TLS files that do not load."""
     warning = check_exposure(config)
-    server = PaijuServer(config, store, resolve_admin_token(config))
+    server = PaijuServer(config, store, resolve_admin_token(config), history_key)
     await server.start()
     if warning:
         print(warning, file=sys.stderr, flush=True)

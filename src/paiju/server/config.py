@@ -30,6 +30,11 @@ class ServerConfig:
     outbound_queue: int = 256
     bot_delay: float = 0.6
     between_hands: float = 4.0
+    # Trustee (托管) and restarts (docs/operations.md).
+    trustee_after: int = 2
+    trustee_delay: float = 1.0
+    restore_grace: float = 15.0
+    history_key_file: str = ""
     timers: dict[str, float] = field(default_factory=lambda: {"turn": 30.0, "claim": 10.0})
     player_rooms: bool = True
     web_root: str = ""
@@ -104,7 +109,8 @@ MIN_ADMIN_TOKEN = 32
 NOT_NEGATIVE = (
     "hello_timeout", "max_connections_per_address", "rate_bytes_per_second", "send_timeout",
     "socket_send_buffer", "finished_room_grace", "admin_backoff", "admin_backoff_max",
-    "log_lines_per_second", "max_spectators_per_room", "max_spectators",
+    "log_lines_per_second", "max_spectators_per_room", "max_spectators", "trustee_after",
+    "trustee_delay", "restore_grace",
 )
 #: Settings that must be above zero.
 POSITIVE = (

@@ -82,6 +82,19 @@ class RoomClosed(WrongPhase):
     """The room was closed (or its server is stopping); nothing more happens in it."""
 
 
+class StorageFailed(GameError):
+    """The change could not be written to disk; it was undone (the room was rebuilt from
+    what is on disk), so the room is as it was before the message."""
+
+    code = "storage_failed"
+
+
+class NoHistory(GameError):
+    """No signed history for that hand: the room is unknown or the hand is not over."""
+
+    code = "no_history"
+
+
 #: Every code a client can receive, with its meaning (docs/protocol.md mirrors this).
 ERROR_CODES: dict[str, str] = {
     "malformed_json": "the frame is not a JSON object",
@@ -111,5 +124,11 @@ ERROR_CODES: dict[str, str] = {
     "rooms_disabled": "the operator does not let players open rooms",
     "unknown_preset": "no room preset by that name",
     "spectators_full": "the room (or the server) has as many spectators as it takes",
+    "seed_refused": "the client seed cannot be taken (wrong hand, already sent, too long, or "
+    "the room deals without client seeds)",
+    "not_a_person": "the seat is empty or held by a bot (only a person's seat has a trustee)",
+    "storage_failed": "the change could not be saved to disk and was undone; the room is as "
+    "it was",
+    "no_history": "no signed history for that hand: unknown room, or the hand is not over",
     "internal_error": "the server failed to carry out the message; resume if in doubt",
 }

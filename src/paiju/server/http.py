@@ -91,6 +91,11 @@ def _unsafe(part: str) -> bool:
     return not part or part.startswith(".") or any(ch in part for ch in "\\\0:")
 
 
+def json_response(body: bytes) -> Response:
+    """A 200 JSON response (histories, keys)."""
+    return _response(HTTPStatus.OK, body, CONTENT_TYPES[".json"])
+
+
 def text_response(status: HTTPStatus, text: str) -> Response:
     """A plain-text response (errors, health answers)."""
     return _response(status, text.encode("utf-8"), "text/plain; charset=utf-8")

@@ -29,7 +29,7 @@ from paiju.server.wire import encode_bytes
 from paiju.table import commands as c
 from paiju.table.effects import Effect
 from paiju.table.errors import NotSeated, WrongPhase
-from paiju.table.table import CLOSED, FINISHED, Table
+from paiju.table.table import CLOSED, FINISHED, WAITING, Table
 
 log = structlog.get_logger("paiju.server")
 
@@ -113,13 +113,10 @@ class Players:
             effects = table.handle(None, c.Join(name, seat), now)
             taken = table.last_joined
             assert taken is not None
-            try:
-                self.store.save_token(token_hash(token), room.room_id, taken)
-            except Exception:
-                # Without its token nobody could ever resume the seat: free it again. Both
-                # changes' effects are dropped, so clients and store never saw the seat taken.
-                table.handle(taken, c.Leave(), now)
-                raise
+            # Without its token nobody could ever resume the seat: if it cannot be saved the
+            # job fails, its effects are dropped and the room rebuilds its table from the
+            # store, where the seat was never taken.
+            self.store.save_token(token_hash(token), room.room_id, taken)
             self._attach(room, session, taken, token)
             return taken, effects
 
@@ -150,20 +147,24 @@ class Players:
         await room.call(job)
 
     async def leave(self, session: Session) -> None:
+        """Leave the room. A seat left before the match is freed (its token revoked); one
+        left during the match stays the player's, played by the trustee, and their token
+        takes it back."""
         room, seat = session.room, session.seat
         if room is None:
             raise NotSeated("this connection is in no room")
 
         def job(table: Table, now: float) -> tuple[bool, list[Effect]]:
             playing = seat is not None and table.phase != CLOSED
+            freed = playing and table.phase == WAITING
             effects = table.handle(seat, c.Leave(), now) if playing else []
             room.detach(session)
-            if seat is not None:
+            if seat is not None and freed:
                 # Inside the job, so a player who takes the freed seat next cannot lose the
                 # token it is given to this revocation.
                 self.store.revoke_tokens(room.room_id, seat)
             info = table.info()
-            nobody = not any(info.is_human(s) for s in range(len(info.seats)))
+            nobody = not any(slot.kind == "human" and not slot.away for slot in info.seats)
             return nobody and info.phase != CLOSED, effects
 
         abandoned = False
@@ -192,6 +193,10 @@ class Players:
             command = c.AddBot(message.seat, message.level)
         elif isinstance(message, p.RemoveBot):
             command = c.RemoveBot(message.seat)
+        elif isinstance(message, p.SendSeed):
+            command = c.SendSeed(message.hand, message.seed)
+        elif isinstance(message, p.TakeBack):
+            command = c.TakeBack()
         else:
             raise InvalidMessage(f"unexpected message type {message.type!r}")
 

@@ -67,6 +67,10 @@ class ErrorCode(StrEnum):
     ROOMS_DISABLED = "rooms_disabled"
     UNKNOWN_PRESET = "unknown_preset"
     SPECTATORS_FULL = "spectators_full"
+    SEED_REFUSED = "seed_refused"
+    NOT_A_PERSON = "not_a_person"
+    STORAGE_FAILED = "storage_failed"
+    NO_HISTORY = "no_history"
     INTERNAL_ERROR = "internal_error"
 
 
@@ -171,6 +175,21 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
+class SendSeed(_Message):
+    """Your client seed for hand ``hand`` (fair deals, docs/fairness.md): any time before
+    that hand is dealt, once; ``state.deal.seed_hand`` says which hand takes seeds now."""
+
+    type: Literal["seed"]
+    hand: int = Field(ge=0)
+    seed: str = Field(min_length=1, max_length=128)
+
+
+class TakeBack(_Message):
+    """Take your seat back from the trustee (托管)."""
+
+    type: Literal["take_back"]
+
+
 ClientMessage = Annotated[
     Hello
     | JoinRoom
@@ -183,7 +202,9 @@ ClientMessage = Annotated[
     | CreateRoom
     | AddBot
     | RemoveBot
-    | Rematch,
+    | Rematch
+    | SendSeed
+    | TakeBack,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -200,6 +221,7 @@ class Welcome(_Message):
     server: str
     variants: list[str]
     player_rooms: bool = True
+    history_key: str | None = None
 
 
 class Joined(_Message):
@@ -212,13 +234,28 @@ class Joined(_Message):
 
 
 class SeatInfo(_Message):
-    """A seat as everyone sees it."""
+    """A seat as everyone sees it. ``trustee``: the variant's bot plays this person's seat
+    for them (after timeouts, while they are away, or on the operator's word)."""
 
     seat: int
     kind: Literal["empty", "human", "bot"]
     name: str
     ready: bool
     connected: bool
+    trustee: bool = False
+
+
+class DealInfo(_Message):
+    """The room's fair-deal facts (docs/fairness.md): its deal ``scheme``; ``hand``, the hand
+    on the table (between hands: the next one), with ``commitment``, the SHA-256 of its
+    secret seed (``null`` for ``seeded-v0`` rooms or when no hand is left); ``seed_hand``, the
+    hand whose client seeds are taken now (``null``: none); ``seed``, yours for it."""
+
+    scheme: str
+    hand: int | None
+    commitment: str | None
+    seed_hand: int | None
+    seed: str | None
 
 
 class State(_Message):
@@ -240,6 +277,7 @@ class State(_Message):
     preset: str | None = None
     private: bool = False
     rematch: str | None = None
+    deal: DealInfo | None = None
 
 
 class EventBody(_Message):
@@ -339,8 +377,10 @@ class AdminRequest(_Message):
     """An operator command on the authenticated admin channel (path ``/admin``)."""
 
     type: Literal["admin"]
-    command: Literal["create", "list", "show", "close", "start"]
+    command: Literal["create", "list", "show", "close", "start", "trustee"]
     room: str | None = None
+    seat: int | None = Field(default=None, ge=0, le=15)
+    on: bool = True
     variant: str | None = None
     preset: str | None = Field(default=None, max_length=64)
     seats: int | None = Field(default=None, ge=1, le=16)

@@ -18,17 +18,19 @@ from typing import Any, Protocol, TypeVar
 import structlog
 
 from paiju.core.errors import GameError, InvalidOptions
+from paiju.core.fairness import FAIR_V1
 from paiju.core.rng import SeededRng
 from paiju.engines.registry import get_engine, make_bot, variants
-from paiju.persistence.store import RoomRecord, Store, write
+from paiju.persistence.restore import Damaged, check_chain, restore_room
+from paiju.persistence.store import Store
 from paiju.server.config import RoomPreset, ServerConfig, load_preset, load_presets
-from paiju.server.errors import RoomClosed, UnknownPreset, UnknownRoom
+from paiju.server.errors import RoomClosed, StorageFailed, UnknownPreset, UnknownRoom
 from paiju.server.wire import encode_bytes
 from paiju.table.effects import SPECTATORS, Effect, Persist, Send
+from paiju.table.records import RoomCreated
 from paiju.table.table import (
     CLOSED,
     FINISHED,
-    WAITING,
     SeatBot,
     Table,
     TableFailed,
@@ -42,6 +44,12 @@ log = structlog.get_logger("paiju.rooms")
 TICK_RETRY = 1.0
 
 RoomJob = Callable[[Table, float], tuple[T, list[Effect]]]
+#: Rebuilds a room's table from the store at ``now`` (after a failed write).
+Rebuilder = Callable[[float], Table]
+
+
+class NotSaved(Exception):
+    """A record could not be written; the table is ahead of the disk until rebuilt."""
 
 
 class Recipient(Protocol):
@@ -62,9 +70,11 @@ class Room:
         store: Store,
         finished_grace: float | None = None,
         on_unload: Callable[[Room], None] | None = None,
+        rebuild: Rebuilder | None = None,
     ) -> None:
         self.table = table
         self.store = store
+        self._rebuild = rebuild
         # A finished room leaves memory this long after the match ended (None: never).
         self.finished_grace = finished_grace
         self._unload_at: float | None = None
@@ -134,6 +144,8 @@ class Room:
                 item = await asyncio.wait_for(self._inbox.get(), timeout)
             except TimeoutError:
                 self._tick(loop.time())
+                if self.closed:  # stopped: it could not be rebuilt after a failed write
+                    return
                 if self._due_for_unload(loop.time()):
                     self._unload()
                     return
@@ -142,7 +154,10 @@ class Room:
                 return
             job, future = item
             self._run_job(job, future, loop.time())
-            self._tick(loop.time())
+            if not self.closed:
+                self._tick(loop.time())
+            if self.closed:
+                return
             self._due_for_unload(loop.time())
 
     def _due_for_unload(self, now: float) -> bool:
@@ -154,14 +169,13 @@ class Room:
             self._unload_at = now + self.finished_grace
         return now >= self._unload_at
 
-    def _unload(self) -> None:
-        """Leave memory (the room stays in the store): tell the members, end the task."""
+    def _unload(self, revoke: bool = True) -> None:
+        """Leave memory (the room stays in the store): tell the members, end the task.
+        ``revoke``: the seat tokens stop working (a finished room)."""
         self.closed = True
-        self.store.revoke_tokens(self.room_id)
-        for member in [*self.spectators, *(m for ms in self.members.values() for m in ms)]:
-            member.left_room(self.room_id)
-        self.members.clear()
-        self.spectators.clear()
+        if revoke:
+            self.store.revoke_tokens(self.room_id)
+        self.release()
         while not self._inbox.empty():
             item = self._inbox.get_nowait()
             if item is not None and not item[1].done():
@@ -173,20 +187,29 @@ class Room:
     def _run_job(self, job: RoomJob[Any], future: asyncio.Future[Any], now: float) -> None:
         try:
             result, effects = job(self.table, now)
-        except GameError as exc:
+        except GameError as exc:  # refused: the table is unchanged
             if not future.done():
                 future.set_exception(exc)
             return
         except Exception as exc:
+            # The job may have changed the table before it failed, with effects nobody will
+            # carry out: the table goes back to what the disk holds.
             self.log.exception("room_job_failed")
+            self._recover(now)
             if not future.done():
                 future.set_exception(exc)
             return
         try:
             self.carry_out(effects)
+        except NotSaved:
+            self.log.exception("room_write_failed")
+            self._recover(now)
+            if not future.done():
+                future.set_exception(StorageFailed(
+                    "the server could not save this change and undid it; the room is as it was"
+                ))
+            return
         except Exception as exc:
-            # A failed write (a full disk) must not end the room's task, or every member would
-            # wait forever; the caller gets internal_error and nothing after the write is sent.
             self.log.exception("room_effects_failed")
             if not future.done():
                 future.set_exception(exc)
@@ -203,17 +226,48 @@ class Room:
             # a pause, not in a busy loop.
             self.log.exception("room_tick_failed")
             self._hold_until = now + TICK_RETRY
-            with contextlib.suppress(Exception):
+            try:
                 self.carry_out(failed.effects)
+            except NotSaved:
+                self.log.exception("room_write_failed")
+                self._recover(now)
+            except Exception:
+                self.log.exception("room_effects_failed")
+        except NotSaved:
+            self.log.exception("room_write_failed")
+            self._hold_until = now + TICK_RETRY
+            self._recover(now)
         except Exception:
             self.log.exception("room_tick_failed")
             self._hold_until = now + TICK_RETRY
 
+    def _recover(self, now: float) -> None:
+        """The table may be ahead of the disk: rebuild it from the store and send every
+        viewer its state again; if even that fails, stop the room (never run diverged)."""
+        try:
+            if self._rebuild is None:
+                raise RuntimeError("this room cannot be rebuilt")
+            self.table = self._rebuild(now)
+        except Exception:
+            self.log.exception("room_stopped", reason="rebuild from the store failed")
+            self._unload(revoke=False)
+            return
+        self.log.warning("room_rebuilt")
+        for effect in self.table.resend(now):
+            if isinstance(effect, Send):
+                self._send(effect)
+
     def carry_out(self, effects: list[Effect]) -> None:
-        """Persist, then send, in the order the table gave; report incidents."""
+        """Persist, then send, in the order the table gave; report incidents. Raises
+        ``NotSaved`` when a write fails (nothing after it is carried out)."""
+        offset = time.time() - asyncio.get_running_loop().time()
         for effect in effects:
             if isinstance(effect, Persist):
-                write(self.store, self.room_id, effect.record)
+                deadlines = {s: at + offset for s, at in effect.deadlines.items()}
+                try:
+                    self.store.append(self.room_id, effect.record, effect.entry, deadlines)
+                except Exception as exc:
+                    raise NotSaved(f"entry {effect.entry.n} of room {self.room_id}") from exc
             elif isinstance(effect, Send):
                 self._send(effect)
             else:
@@ -225,6 +279,13 @@ class Room:
             frame = encode_bytes(effect.message)  # once, however many connections watch
             for member in list(targets):
                 member.send_frame(frame)
+
+    def release(self) -> None:
+        """Let go of every member (the room was stopped; its seat tokens stay valid)."""
+        for member in [*self.spectators, *(m for ms in self.members.values() for m in ms)]:
+            member.left_room(self.room_id)
+        self.members.clear()
+        self.spectators.clear()
 
     def detach(self, session: Recipient) -> None:
         """Stop sending to ``session`` (called inside the room's task)."""
@@ -241,6 +302,9 @@ class RoomManager:
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.presets = usable_presets(config.rooms_dir)
+        # Rooms whose stored records did not verify at start: room id -> why (operators see
+        # them as phase "damaged"; they stay on disk for `paiju verify`).
+        self.damaged: dict[str, str] = {}
 
     def get(self, room_id: str) -> Room:
         """The live room; ``UnknownRoom`` if there is none."""
@@ -286,20 +350,24 @@ class RoomManager:
         placed = bot_seats if bot_seats is not None else {
             seat: bot_level for seat in range(count - bots, count)
         }
-        record = RoomRecord(
-            room_id=room_id or secrets.token_hex(8 if private else 4),
+        created = RoomCreated(
+            room=room_id or secrets.token_hex(8 if private else 4),
             variant=chosen.variant,
             options=normalized,
             seed=seed if seed is not None else secrets.token_hex(16),
             settings=self._settings(chosen, private=private, by_player=by_player),
             created_at=time.time(),
-            totals=[0] * count,
+            scheme=FAIR_V1,
         )
-        table = self._table(record)
+        if self.store.get_room(created.room) is not None:
+            raise InvalidOptions(f"room {created.room} exists")
+        table = self.make_table(created)
         for seat, level in sorted(placed.items()):
             table.add_bot(seat, level)
-        self.store.create_room(record)
-        return self._open(table, record)
+        for effect in table.open_room(created):
+            assert isinstance(effect, Persist)
+            self.store.append(created.room, effect.record, effect.entry, {})
+        return self._open(table, created)
 
     def _check_capacity(self) -> None:
         # Finished rooms stay open for their result but no longer count: otherwise the
@@ -324,37 +392,54 @@ class RoomManager:
         return found
 
     def _settings(self, preset: RoomPreset, *, private: bool, by_player: bool) -> dict[str, Any]:
+        timers = {**self.config.timers, **preset.timers}
+        trustee_after = timers.pop("trustee_after", float(self.config.trustee_after))
         return {
-            "timers": {**self.config.timers, **preset.timers},
+            "timers": timers,
             "bot_delay": self.config.bot_delay,
             "between_hands": self.config.between_hands,
+            "trustee_after": int(trustee_after),
             "preset": preset.name,
             "private": private,
             "by_player": by_player,
         }
 
-    def _table(self, record: RoomRecord) -> Table:
-        engine = get_engine(record.variant)
-        seed = record.seed
+    def make_table(self, created: RoomCreated) -> Table:
+        """A room's table, as its creation record says (the server's own settings for the
+        trustee's delay and the restore grace). Raises ``GameError`` for a variant that is
+        not there."""
+        engine = get_engine(created.variant)
+        seed = created.seed
 
         def bot_factory(seat: int, level: int) -> SeatBot:
-            return make_bot(record.variant, level, SeededRng(seed).derive(f"bot/{seat}"))
+            return make_bot(created.variant, level, SeededRng(seed).derive(f"bot/{seat}"))
 
+        stored = created.settings
+        timers = {k: v for k, v in dict(stored.get("timers", {})).items() if k != "trustee_after"}
         settings = TableSettings(
-            timers=record.settings.get("timers", {}),
-            bot_delay=float(record.settings.get("bot_delay", 0.0)),
-            between_hands=float(record.settings.get("between_hands", 0.0)),
+            timers=timers,
+            bot_delay=float(stored.get("bot_delay", 0.0)),
+            between_hands=float(stored.get("between_hands", 0.0)),
+            trustee_after=int(stored.get("trustee_after", self.config.trustee_after)),
+            trustee_delay=self.config.trustee_delay,
+            restore_grace=self.config.restore_grace,
         )
-        table = Table(record.room_id, engine, record.options, seed, settings, bot_factory)
-        table.preset = record.settings.get("preset")
-        table.private = bool(record.settings.get("private", False))
+        table = Table(
+            created.room, engine, created.options, seed, settings, bot_factory, created.scheme
+        )
+        table.preset = stored.get("preset")
+        table.private = bool(stored.get("private", False))
         return table
 
-    def _open(self, table: Table, record: RoomRecord) -> Room:
-        room = Room(table, self.store, self.config.finished_room_grace, self._unloaded)
-        room.made_by_player = bool(record.settings.get("by_player", False))
-        write(self.store, record.room_id, table.status())
-        self.rooms[record.room_id] = room
+    def _open(self, table: Table, created: RoomCreated) -> Room:
+        room_id = created.room
+
+        def rebuild(now: float) -> Table:
+            return restore_room(self.store, room_id, self.make_table, now, time.time()).table
+
+        room = Room(table, self.store, self.config.finished_room_grace, self._unloaded, rebuild)
+        room.made_by_player = bool(created.settings.get("by_player", False))
+        self.rooms[room_id] = room
         room.start()
         room.log.info("room_opened", seats=table.seat_count, phase=table.phase)
         return room
@@ -368,39 +453,48 @@ class RoomManager:
         return sum(len(room.spectators) for room in self.rooms.values())
 
     def restore_all(self) -> int:
-        """Bring back every room that was open when the server stopped; returns how many."""
+        """Bring back every room that was open when the server stopped; returns how many.
+
+        A room whose records do not verify is refused (``room_damaged`` in the log, phase
+        ``damaged`` for operators); any other room that cannot be loaded is skipped with
+        ``room_restore_failed``. Either way the other rooms come up."""
         restored = 0
-        loop_now = asyncio.get_running_loop().time()
+        now, wall = asyncio.get_running_loop().time(), time.time()
         for record in self.store.list_rooms():
             if record.phase in (FINISHED, CLOSED) or record.room_id in self.rooms:
                 continue
             try:
-                table = self._restored_table(record, loop_now)
+                loaded = restore_room(self.store, record.room_id, self.make_table, now, wall)
+            except Damaged as exc:
+                self.damaged[record.room_id] = f"record {exc.n}: {exc.reason}"
+                log.error("room_damaged", room=record.room_id, record=exc.n, reason=exc.reason)
+                continue
             except Exception:
-                # Stored data that no longer fits (a removed variant or bot level, a log that
-                # no longer replays after a rule change, seats that do not match the options)
-                # must not stop the server; the room stays on disk for `paiju replay`.
+                # Stored data that no longer fits (a removed variant or bot level) must not
+                # stop the server; the room stays on disk for `paiju replay`.
                 log.exception("room_restore_failed", room=record.room_id)
                 continue
-            self._open(table, record)
+            self._open(loaded.table, loaded.created)
             restored += 1
         return restored
 
-    def _restored_table(self, record: RoomRecord, now: float) -> Table:
-        table = self._table(record)
-        if len(record.seats) != table.seat_count:
-            raise ValueError(f"{len(record.seats)} stored seats for {table.seat_count} seats")
-        for seat, info in enumerate(record.seats):
-            table.restore_seat(
-                seat,
-                str(info.get("kind", "empty")),
-                str(info.get("name", "")),
-                bool(info.get("ready", False)),
-                int(info.get("bot_level", 1)),
-            )
-        if record.phase != WAITING:
-            table.restore(self.store.actions(record.room_id), now)
-        return table
+    async def verify_restored(self) -> None:
+        """Check the whole chain of every live room, one room at a time, letting the other
+        tasks run in between (a restore checks only the records from the last snapshot on,
+        to stay fast). A room that fails is stopped and shown as damaged."""
+        for room_id in list(self.rooms):
+            room = self.rooms.get(room_id)
+            if room is None:
+                continue
+            try:
+                check_chain(self.store, room_id)
+            except Damaged as exc:
+                self.damaged[room_id] = f"record {exc.n}: {exc.reason}"
+                log.error("room_damaged", room=room_id, record=exc.n, reason=exc.reason)
+                await room.stop()
+                room.release()
+                self.rooms.pop(room_id, None)
+            await asyncio.sleep(0)
 
     async def close(self, room_id: str, reason: str) -> dict[str, Any]:
         """Close a room for good: tell its members, revoke its tokens, end its task."""

@@ -20,6 +20,8 @@ MESSAGE_COSTS: dict[str, float] = {
     "ready": 1.0,
     "leave": 1.0,
     "act": 2.0,
+    "seed": 2.0,
+    "take_back": 2.0,
     "add_bot": 2.0,
     "remove_bot": 2.0,
     "join": 4.0,

@@ -15,7 +15,8 @@ class Join:
 
 @dataclass(frozen=True)
 class Leave:
-    """Give the seat up. During a match the seat is handed to a bot (the trustee) for good."""
+    """Give the seat up. Before the match the seat is freed; during it the seat stays the
+    person's, in trustee mode (a bot plays it) until they come back with their token."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,39 @@ class OfferRematch:
     room: str
 
 
+@dataclass(frozen=True)
+class SendSeed:
+    """The seat's client seed for hand ``hand`` (fair deals), before that hand is dealt."""
+
+    hand: int
+    seed: str
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """The person takes their seat back from the trustee."""
+
+
+@dataclass(frozen=True)
+class SetTrustee:
+    """Operator: put a person's ``seat`` in trustee mode (``on``) or take it out."""
+
+    seat: int
+    on: bool
+
+
 Command = (
-    Join | Leave | Ready | Connected | Act | Start | Close | AddBot | RemoveBot | OfferRematch
+    Join
+    | Leave
+    | Ready
+    | Connected
+    | Act
+    | Start
+    | Close
+    | AddBot
+    | RemoveBot
+    | OfferRematch
+    | SendSeed
+    | TakeBack
+    | SetTrustee
 )

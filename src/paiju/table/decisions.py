@@ -8,7 +8,7 @@ only), and when an action reopens a decision every seat still asked gets the sam
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,13 @@ class TableSettings:
     timers: Mapping[str, float] = field(default_factory=lambda: {"turn": 30.0})
     bot_delay: float = 0.0
     between_hands: float = 3.0
+    #: Consecutive timeouts that put a person's seat in trustee mode (0: never).
+    trustee_after: int = 2
+    #: Seconds the trustee waits before it plays a decision (the same for every decision:
+    #: a delay must never depend on the cards).
+    trustee_delay: float = 1.0
+    #: After a restart a person's decision keeps its remaining time, but at least this long.
+    restore_grace: float = 15.0
 
     def timer(self, kind: str) -> float:
         """Seconds a seat has for a decision of ``kind`` (falls back to ``default``)."""
@@ -58,10 +65,11 @@ class Decisions:
         state: Any,
         version: int,
         now: float,
-        bots: Container[Seat],
+        delays: Mapping[Seat, float],
         acted: bool = False,
     ) -> None:
         """Who the game waits for in ``state`` (table version ``version``), with deadlines.
+        ``delays`` gives the seats a bot plays (a bot, a trustee) the delay it waits.
 
         A seat newly asked gets a fresh deadline and keeps it while it stays asked. When an
         action (``acted``) reopens a decision (a seat that had answered is asked again while
@@ -77,18 +85,31 @@ class Decisions:
             legal = engine.legal_actions(state, seat)
             current = self.waiting.get(seat)
             if current is None or reopened:
-                deadline = self._deadline(engine, state, seat, now, seat in bots)
+                deadline = self._deadline(engine, state, seat, now, delays.get(seat))
                 self.waiting[seat] = Waiting(version, deadline, legal)
             elif current.legal != legal:
                 self.waiting[seat] = Waiting(version, current.deadline, legal)
 
     def _deadline(
-        self, engine: Engine[Any, Any], state: Any, seat: Seat, now: float, bot: bool
+        self, engine: Engine[Any, Any], state: Any, seat: Seat, now: float, delay: float | None
     ) -> float | None:
-        if bot:
-            return now + self.settings.bot_delay
+        if delay is not None:
+            return now + delay
         seconds = self.settings.timer(engine.timer_kind(state, seat))
         return now + seconds if seconds > 0 else None
+
+    def reschedule(
+        self, engine: Engine[Any, Any], state: Any, seat: Seat, now: float, delay: float | None
+    ) -> None:
+        """``seat``'s open decision gets a fresh deadline from ``now``: ``delay`` when a bot
+        now plays the seat, else the seat's timer (a person took the seat back)."""
+        waiting = self.waiting.get(seat)
+        if waiting is not None:
+            waiting.deadline = self._deadline(engine, state, seat, now, delay)
+
+    def deadlines(self) -> dict[Seat, float]:
+        """Each waiting seat's deadline (seats without one are left out)."""
+        return {s: w.deadline for s, w in self.waiting.items() if w.deadline is not None}
 
     def answer(self, seat: Seat, version: int) -> None:
         """``seat`` answered and ``waiting`` was refreshed (the table is now at ``version``).

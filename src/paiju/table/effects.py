@@ -3,10 +3,35 @@ always precedes the sends it caused, so nothing is shown that is not yet on disk
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from paiju.core.seats import Seat
+from paiju.table.ledger import Entry
+from paiju.table.records import (
+    ActionRecord,
+    DealRecord,
+    HandRecord,
+    Record,
+    RoomStatus,
+    SeedRecord,
+    Snapshot,
+)
+
+__all__ = [
+    "SPECTATORS",
+    "ActionRecord",
+    "DealRecord",
+    "Effect",
+    "HandRecord",
+    "Incident",
+    "Persist",
+    "RoomStatus",
+    "SeedRecord",
+    "Send",
+    "Snapshot",
+]
 
 #: ``Send.to`` value addressing every spectator of the room.
 SPECTATORS = -1
@@ -21,40 +46,16 @@ class Send:
 
 
 @dataclass(frozen=True)
-class ActionRecord:
-    """One accepted action, as it goes into the room's log."""
-
-    hand: int
-    seq: int
-    seat: Seat
-    action: str
-    source: str  # "player", "bot", "timeout" or "bot_fallback" (a failed bot's timeout)
-    version: int
-
-
-@dataclass(frozen=True)
-class HandRecord:
-    """The end of a hand: its per-seat scores and the match totals after it."""
-
-    hand: int
-    scores: tuple[int, ...]
-    totals: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class RoomStatus:
-    """The room's phase changed (or its seats did); persist the summary."""
-
-    phase: str
-    totals: tuple[int, ...]
-    seats: tuple[dict[str, Any], ...]
-
-
-@dataclass(frozen=True)
 class Persist:
-    """Write ``record`` to the room's durable log before anything after it is sent."""
+    """Write ``record`` to the room's durable log before anything after it is sent.
 
-    record: ActionRecord | HandRecord | RoomStatus
+    ``entry`` is the record as the next entry of the room's hash chain; ``deadlines`` are the
+    decisions open after the record, seat -> deadline on the table's clock (the host stores
+    them as wall-clock times, so a restart keeps each decision's remaining time)."""
+
+    record: Record
+    entry: Entry
+    deadlines: Mapping[Seat, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

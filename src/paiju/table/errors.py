@@ -33,3 +33,16 @@ class AlreadyAnswered(GameError):
     """The seat already answered the simultaneous decision that the others still decide."""
 
     code = "already_answered"
+
+
+class SeedRefused(GameError):
+    """A client seed that cannot be taken: the room's deals take none, the hand is not the
+    next one to be dealt, the seat already sent one for it, or it is too long."""
+
+    code = "seed_refused"
+
+
+class NotAPerson(GameError):
+    """The seat is empty or held by a bot: only a person's seat has a trustee."""
+
+    code = "not_a_person"

@@ -1,11 +1,12 @@
 """One room's table: seats, the match (hand after hand), decisions and their deadlines, bots,
-timeouts, and what each viewer is sent.
+trustees, timeouts, and what each viewer is sent.
 
 Sans-I/O in the manner of the websockets library's ``Protocol``: ``handle(seat, command, now)``
 and ``tick(now)`` return effects, ``next_deadline()`` says when ``tick`` wants to be called.
 ``now`` is any monotonic clock in seconds; tests pass plain numbers. The pieces live beside
-this module: ``match`` (hand bookkeeping), ``decisions`` (who is asked, deadlines),
-``viewers`` (per-viewer versions), ``seats`` and ``phases``.
+this module: ``match`` (hand bookkeeping, fair deals), ``decisions`` (who is asked, deadlines),
+``viewers`` (per-viewer versions), ``seats``, ``phases``, ``ledger`` (the hash chain of what
+is stored), ``output`` (the messages) and ``restore`` (a quiet rebuild from stored records).
 """
 
 from __future__ import annotations
@@ -16,35 +17,37 @@ from dataclasses import replace
 from typing import Any
 
 from paiju.core.errors import IllegalAction, InvalidOptions, NotYourTurn
+from paiju.core.fairness import FAIR_V1, MAX_CLIENT_SEED
 from paiju.core.seats import Seat
 from paiju.engines.base import Engine, Event
-from paiju.table.commands import (
-    Act,
-    AddBot,
-    Close,
-    Command,
-    Connected,
-    Join,
-    Leave,
-    OfferRematch,
-    Ready,
-    RemoveBot,
-    Start,
-)
+from paiju.table import commands as c
 from paiju.table.decisions import Decisions, TableSettings, Waiting
 from paiju.table.effects import (
-    SPECTATORS,
     ActionRecord,
+    DealRecord,
     Effect,
     HandRecord,
     Incident,
     Persist,
     RoomStatus,
+    SeedRecord,
     Send,
+    Snapshot,
 )
-from paiju.table.errors import AlreadyAnswered, NotSeated, RoomFull, SeatTaken, WrongPhase
+from paiju.table.errors import (
+    AlreadyAnswered,
+    NotAPerson,
+    NotSeated,
+    RoomFull,
+    SeatTaken,
+    SeedRefused,
+    WrongPhase,
+)
+from paiju.table.ledger import Ledger
 from paiju.table.match import Match
+from paiju.table.output import Output
 from paiju.table.phases import CLOSED, FINISHED, HAND_OVER, PLAYING, WAITING, Phase
+from paiju.table.records import Record, RoomCreated, record_body
 from paiju.table.seats import BotFactory, RoomInfo, SeatBot, Seats, SeatSlot
 from paiju.table.viewers import Viewers
 
@@ -67,6 +70,8 @@ __all__ = [
 
 #: Safety bound on actions taken inside one ``tick`` (bots answering bots with no delay).
 MAX_AUTOMATIC_ACTIONS = 100_000
+#: Phases in which a match is under way (a person's seat can be in trustee mode).
+MATCH_ON = (PLAYING, HAND_OVER)
 
 
 class TableFailed(Exception):
@@ -81,7 +86,7 @@ class TableFailed(Exception):
         self.effects = effects
 
 
-class Table:
+class Table(Output):
     """The authoritative state machine of one room. See the module docstring."""
 
     def __init__(
@@ -92,6 +97,7 @@ class Table:
         seed: str,
         settings: TableSettings,
         bot_factory: BotFactory,
+        scheme: str = FAIR_V1,
     ) -> None:
         self.room_id = room_id
         self.engine = engine
@@ -101,15 +107,19 @@ class Table:
         self.seat_count = engine.seat_count(self.options)
         self.seats = Seats(self.seat_count, bot_factory)
         self.phase: Phase = WAITING
-        self.version = 0  # counts every change; for logs and operators, never sent to a player
-        self.match = Match(engine, self.options, seed)
+        # Counts every change; stored with every record, never sent to a player.
+        self.version = 0
+        self.match = Match(engine, self.options, seed, scheme=scheme)
         self.state: Any = None
         self.seq = 0
         self.close_reason = ""
         self.last_joined: Seat | None = None
         self.decisions = Decisions(settings)
         self.viewers = Viewers()
+        self.ledger = Ledger()  # the room's hash chain; the host sets it when it restores
+        self.genesis = ""  # the hash of the room's entry 0
         self._next_hand_at: float | None = None
+        self._deal_due = False  # a restore found a deal that was due but not yet made
         self.preset: str | None = None  # how the room was made, for the lobby and clients
         self.private = False
         self.rematch: str | None = None  # the room id of this match's rematch, once offered
@@ -136,38 +146,57 @@ class Table:
 
     # ------------------------------------------------------------------ commands
 
-    def handle(self, seat: Seat | None, command: Command, now: float) -> list[Effect]:
+    def handle(self, seat: Seat | None, command: c.Command, now: float) -> list[Effect]:
         """Carry out ``command`` from ``seat`` (``None``: not seated / the operator).
 
         Raises a ``GameError`` and changes nothing if the command is refused.
         """
         if self.phase == CLOSED:
             raise WrongPhase("the room is closed")
-        if isinstance(command, Join):
-            return self._join(command, now)
-        if isinstance(command, Start):
-            return self._start(command.bot_level, now)
-        if isinstance(command, Close):
-            return self._close(command.reason)
-        if isinstance(command, AddBot):
-            return self._add_bot(command.seat, command.level, now)
-        if isinstance(command, RemoveBot):
-            return self._remove_bot(command.seat, now)
-        if isinstance(command, OfferRematch):
-            return self._offer_rematch(command.room, now)
+        operator = self._operator(command, now)
+        if operator is not None:
+            return operator()
         if seat is None:
             raise NotSeated("join a seat first")
-        if isinstance(command, Act):
+        if isinstance(command, c.Act):
             return self._act(seat, command.version, command.action, "player", now)
-        if isinstance(command, Ready):
+        if isinstance(command, c.Ready):
             return self._ready(seat, command.ready, now)
-        if isinstance(command, Connected):
+        if isinstance(command, c.Connected):
             return self._connected(seat, command.connected, now)
-        if isinstance(command, Leave):
+        if isinstance(command, c.Leave):
             return self._leave(seat, now)
+        if isinstance(command, c.SendSeed):
+            return self._seed(seat, command.hand, command.seed, now)
+        if isinstance(command, c.TakeBack):
+            return self._take_back(seat, now)
         raise IllegalAction(f"unknown command {type(command).__name__}")
 
-    def _join(self, command: Join, now: float) -> list[Effect]:
+    def _operator(self, command: c.Command, now: float) -> Callable[[], list[Effect]] | None:
+        """The handler of a command that needs no seat (joining, operator commands)."""
+        if isinstance(command, c.Join):
+            return lambda: self._join(command, now)
+        if isinstance(command, c.Start):
+            return lambda: self._start(command.bot_level, now)
+        if isinstance(command, c.Close):
+            return lambda: self._close(command.reason)
+        if isinstance(command, c.AddBot):
+            return lambda: self._add_bot(command.seat, command.level, now)
+        if isinstance(command, c.RemoveBot):
+            return lambda: self._remove_bot(command.seat, now)
+        if isinstance(command, c.OfferRematch):
+            return lambda: self._offer_rematch(command.room, now)
+        if isinstance(command, c.SetTrustee):
+            return lambda: self._set_trustee(command.seat, command.on, now)
+        return None
+
+    def open_room(self, created: RoomCreated) -> list[Effect]:
+        """The records of a new room: its creation (entry 0) and its first status."""
+        first = self._persist(created)
+        self.genesis = first.entry.hash
+        return [first, self._persist(self.status())]
+
+    def _join(self, command: c.Join, now: float) -> list[Effect]:
         if self.phase != WAITING:
             raise WrongPhase("the match has started; join as a spectator or resume your seat")
         seat = command.seat
@@ -182,8 +211,16 @@ class Table:
         return self._changed(now)
 
     def _connected(self, seat: Seat, connected: bool, now: float) -> list[Effect]:
-        """A (re)connection always ends with one full state for the seat, sent once."""
-        self.seats[seat].connected = connected
+        """A (re)connection always ends with one full state for the seat, sent once. During
+        a match a person who drops is played by the trustee; one who returns takes over."""
+        slot = self.seats[seat]
+        slot.connected = connected
+        if self.phase in MATCH_ON and slot.kind == "human":
+            if connected:
+                slot.away = False
+                self._trustee(seat, False, now)
+            else:
+                self._trustee(seat, True, now)
         effects = self._changed(now)
         if connected and not any(isinstance(e, Send) and e.to == seat for e in effects):
             effects.append(Send(seat, self.snapshot(seat, now)))
@@ -201,13 +238,64 @@ class Table:
         return effects
 
     def _leave(self, seat: Seat, now: float) -> list[Effect]:
+        """Before the match the seat is freed. Once it has started the seat stays the
+        person's: the trustee plays it while they are away, and their token takes it back."""
         if self.phase == WAITING:
             self.seats.free(seat)
             return self._changed(now)
-        # Mid-match the seat is played by a bot (the trustee) so the others can finish.
-        self._make_bot(seat, 1, f"{self.seats[seat].name} (bot)")
-        self.decisions.waiting.pop(seat, None)
+        slot = self.seats[seat]
+        slot.away, slot.connected = True, False
+        if self.phase in MATCH_ON:
+            self._trustee(seat, True, now)
         return self._changed(now)
+
+    def _take_back(self, seat: Seat, now: float) -> list[Effect]:
+        if not self.seats[seat].trustee:
+            return []
+        self._trustee(seat, False, now)
+        return self._changed(now)
+
+    def _set_trustee(self, seat: Seat, on: bool, now: float) -> list[Effect]:
+        if not 0 <= seat < self.seat_count or self.seats.kind(seat) != "human":
+            raise NotAPerson(f"seat {seat} is not held by a person")
+        if self.seats[seat].trustee == on:
+            return []
+        self._trustee(seat, on, now)
+        return self._changed(now)
+
+    def _trustee(self, seat: Seat, on: bool, now: float) -> None:
+        """Put a person's seat in trustee mode or take it out; an open decision of the seat
+        gets a fresh deadline (the trustee's constant delay, or the person's timer)."""
+        slot = self.seats[seat]
+        if slot.trustee == on:
+            return
+        slot.trustee = on
+        if self.phase == PLAYING:
+            delay = self.settings.trustee_delay if on else None
+            self.decisions.reschedule(self.engine, self.state, seat, now, delay)
+
+    def _seed(self, seat: Seat, hand: int, seed: str, now: float) -> list[Effect]:
+        """Take the seat's client seed for the next hand to be dealt."""
+        if not self.match.fair:
+            raise SeedRefused("this room deals without client seeds (it was made before them)")
+        if self.phase in (FINISHED, CLOSED) or self.match.over():
+            raise SeedRefused("the match is over; no hand is left to deal")
+        expected = self.seed_hand()
+        if hand != expected:
+            raise SeedRefused(f"seeds are taken for hand {expected} now, not hand {hand}")
+        if seat in self.match.client_seeds:
+            raise SeedRefused(f"seat {seat} already sent its seed for hand {hand}")
+        if not seed or len(seed.encode("utf-8")) > MAX_CLIENT_SEED:
+            raise SeedRefused(f"a client seed has 1 to {MAX_CLIENT_SEED} bytes (UTF-8)")
+        self.match.client_seeds[seat] = seed
+        self.version += 1
+        record = self._persist(SeedRecord(hand, seat, seed, self.version))
+        return [record, *self._broadcast_states(now)]
+
+    def seed_hand(self) -> int:
+        """The hand whose client seeds are taken now: the next one to be dealt."""
+        dealt = self.state is not None and not self._deal_due
+        return self.match.hand + 1 if dealt else self.match.hand
 
     def _start(self, bot_level: int, now: float) -> list[Effect]:
         if self.phase != WAITING:
@@ -225,7 +313,7 @@ class Table:
             raise WrongPhase("bots can be added only while the room waits for players")
         if not 0 <= seat < self.seat_count or self.seats.kind(seat) != "empty":
             raise SeatTaken(f"seat {seat} is not free")
-        self._make_bot(seat, level, f"bot {seat}")
+        self.seats.seat_bot(seat, self._new_bot(seat, level), level, f"bot {seat}")
 
     def _add_bot(self, seat: Seat, level: int, now: float) -> list[Effect]:
         self.add_bot(seat, level)
@@ -254,16 +342,13 @@ class Table:
         except ValueError as exc:  # the variant has no bot of that level
             raise InvalidOptions(str(exc)) from exc
 
-    def _make_bot(self, seat: Seat, level: int, name: str) -> None:
-        self.seats.seat_bot(seat, self._new_bot(seat, level), level, name)
-
     def _close(self, reason: str) -> list[Effect]:
         self.phase = CLOSED
         self.close_reason = reason
         self.decisions.clear()
         self._next_hand_at = None
         self.version += 1
-        return [Persist(self.status()), *self._broadcast_states(0.0)]
+        return [self._persist(self.status()), *self._broadcast_states(0.0)]
 
     # ------------------------------------------------------------------ the match
 
@@ -273,32 +358,56 @@ class Table:
 
     def _deal(self, now: float) -> list[Effect]:
         self._next_hand_at = None
+        self._deal_due = False
         if self.match.over():
             self.phase = FINISHED  # the last hand's state stays on view
             self.version += 1
             event = Event("match_over", {"totals": list(self.totals)})
             return [
-                Persist(self.status()),
+                self._persist(self.status()),
                 *self._send_events((event,)),
                 *self._broadcast_states(now),
             ]
-        self.state = self.match.deal()
+        snapshot = self._persist(self.hand_snapshot())
+        seeds = self.match.deal_seeds()
+        self.state = self.match.deal(seeds)
         self.phase = PLAYING
         self.version += 1
         self.decisions.clear()
         self._refresh(now)
-        event = Event("hand_started", {"hand": self.hand})
-        return [Persist(self.status()), *self._send_events((event,)), *self._broadcast_states(now)]
+        commitment = self.match.commitment(self.hand)
+        dealt = DealRecord(self.hand, commitment, tuple(s.stored() for s in seeds), self.version)
+        data: dict[str, Any] = {"hand": self.hand}
+        if commitment is not None:
+            data["commitment"] = commitment
+        return [
+            snapshot,
+            self._persist(dealt),
+            self._persist(self.status()),
+            *self._send_events((Event("hand_started", data),)),
+            *self._broadcast_states(now),
+        ]
 
-    def shown_version(self, target: Seat) -> int:
-        """The version of the last state sent to ``target`` (a seat, or ``SPECTATORS``)."""
-        return self.viewers.shown_version(target)
+    def hand_snapshot(self) -> Snapshot:
+        """The room at this hand boundary, before hand ``hand`` is dealt (see ``Snapshot``)."""
+        return Snapshot(
+            hand=self.match.hand,
+            totals=self.totals,
+            carry=self.match.carry,
+            hand_scores=tuple(self.hand_scores),
+            seq=self.seq,
+            version=self.version,
+            seats=self.seats.stored(),
+            client_seeds={str(s): seed for s, seed in sorted(self.match.client_seeds.items())},
+            genesis=self.genesis,
+            phase=self.phase,
+        )
 
     def _act(
         self, seat: Seat, version: int | None, text: str, source: str, now: float
     ) -> list[Effect]:
         """Apply ``text`` for ``seat``; ``version`` is the seat's own (``None``: the table acts
-        for it — a bot, a timeout, a restore — on the current state)."""
+        for it — a bot, a trustee, a timeout — on the current state)."""
         if self.phase != PLAYING:
             raise WrongPhase(f"no hand is being played (the room is {self.phase})")
         waiting = self.decisions.waiting.get(seat)
@@ -317,61 +426,83 @@ class Table:
         self.version += 1
         self.seq += 1
         record = ActionRecord(self.hand, self.seq, seat, canonical, source, self.version)
+        seats_changed = self.count_timeouts(seat, source)
         self.decisions.waiting.pop(seat, None)
-        effects: list[Effect] = [Persist(record), *self._send_events(step.events)]
         if self.engine.is_terminal(self.state):
-            effects += self._finish_hand(now)
-        else:
-            self._refresh(now, acted=True)
-            self.decisions.answer(seat, self.version)
-            effects += self._broadcast_states(now)
-        return effects
+            return [self._persist(record), *self._send_events(step.events),
+                    *self._finish_hand(now)]
+        self._refresh(now, acted=True)
+        self.decisions.answer(seat, self.version)
+        effects: list[Effect] = [self._persist(record)]
+        if seats_changed:
+            effects.append(self._persist(self.status()))
+        return [*effects, *self._send_events(step.events), *self._broadcast_states(now)]
+
+    def count_timeouts(self, seat: Seat, source: str) -> bool:
+        """Book who acted for a person's seat: their own action takes the seat back from the
+        trustee and clears the count; a timeout adds one, and ``trustee_after`` in a row put
+        the seat in trustee mode. Returns whether the seats changed as others see them."""
+        slot = self.seats[seat]
+        if slot.kind != "human":
+            return False
+        if source == "player":
+            slot.timeouts = 0
+            was = slot.trustee
+            slot.trustee = slot.away = False
+            return was
+        if source != "timeout":
+            return False
+        slot.timeouts += 1
+        limit = self.settings.trustee_after
+        if limit and slot.timeouts >= limit and not slot.trustee:
+            slot.trustee = True
+            return True
+        return False
 
     def _finish_hand(self, now: float) -> list[Effect]:
         scores = self.match.finish(self.state)
         self.phase = HAND_OVER
         self.decisions.clear()
         self._next_hand_at = now + self.settings.between_hands
-        event = Event(
-            "hand_scored", {"hand": self.hand, "scores": list(scores), "totals": list(self.totals)}
-        )
+        seed = self.match.hand_seed(self.hand).hex() if self.match.fair else None
+        stored = self._persist(HandRecord(self.hand, scores, self.totals, self.version, seed))
+        data: dict[str, Any] = {
+            "hand": self.hand,
+            "scores": list(scores),
+            "totals": list(self.totals),
+            "chain": stored.entry.hash,
+        }
+        if seed is not None:
+            data |= {
+                "seed": seed,
+                "commitment": self.match.commitment(self.hand),
+                "next_commitment": self.match.next_commitment(),
+            }
         return [
-            Persist(HandRecord(self.hand, scores, self.totals)),
-            *self._send_events((event,)),
+            stored,
+            *self._send_events((Event("hand_scored", data),)),
             *self._broadcast_states(now),
         ]
 
     def _refresh(self, now: float, acted: bool = False) -> None:
-        self.decisions.refresh(self.engine, self.state, self.version, now, self.bots, acted)
-
-    def restore(self, log: list[ActionRecord], now: float) -> None:
-        """Rebuild a match in progress from its log after a restart (effects are dropped).
-
-        The seats must already be set as they were; every logged action goes through the same
-        path as when it was first taken, so a log that does not replay raises ``GameError``.
-        """
-        self._begin_match(now)
-        for record in log:
-            while record.hand > self.hand and self.phase == HAND_OVER:
-                self._next_hand(now)
-            self._act(record.seat, None, record.action, record.source, now)
-            self.seq = record.seq
-            self.version = max(self.version, record.version)
-        self.version += 1
-        # Clients hold versions from before the restart; start every counter above them.
-        self.viewers.restart_above(self.version)
-        for waiting in self.decisions.waiting.values():
-            waiting.shown_from = None
+        delays = {
+            seat: self.settings.bot_delay if seat in self.bots else self.settings.trustee_delay
+            for seat in self.seats.automatic()
+        }
+        self.decisions.refresh(self.engine, self.state, self.version, now, delays, acted)
 
     # ------------------------------------------------------------------ time
 
     def next_deadline(self) -> float | None:
         """The earliest time at which ``tick`` has something to do, or ``None``."""
+        if self._deal_due:
+            return float("-inf")
         times = [t for t in (self.decisions.next_deadline(), self._next_hand_at) if t is not None]
         return min(times, default=None)
 
     def tick(self, now: float) -> list[Effect]:
-        """Take every action that is due at ``now``: bot moves, timeouts, the next hand.
+        """Take every action that is due at ``now``: bot and trustee moves, timeouts, the
+        next hand.
 
         Raises ``TableFailed`` (from the engine's error) carrying the effects of everything
         done before the failure.
@@ -388,6 +519,8 @@ class Table:
             raise TableFailed(effects) from exc
 
     def _next_due(self, now: float) -> Callable[[], list[Effect]] | None:
+        if self._deal_due:
+            return lambda: self._deal(now)
         if self.phase == HAND_OVER and self._next_hand_at is not None and self._next_hand_at <= now:
             return lambda: self._next_hand(now)
         seat = self.decisions.due(now) if self.phase == PLAYING else None
@@ -400,12 +533,13 @@ class Table:
         return self._deal(now)
 
     def _automatic_action(self, seat: Seat, now: float) -> list[Effect]:
-        bot = self.bots.get(seat)
+        player = self.seats.player(seat)
         incident: list[Effect] = []
-        if bot is not None:
+        if player is not None:
+            source = "bot" if seat in self.bots else "trustee"
             try:
                 return self._act(
-                    seat, None, bot.choose(self.engine.view(self.state, seat)), "bot", now
+                    seat, None, player.choose(self.engine.view(self.state, seat)), source, now
                 )
             except Exception as exc:
                 # A bot that errs (an illegal answer or its own bug) is replaced by the
@@ -416,86 +550,35 @@ class Table:
         text = self.engine.format_action(self.engine.timeout_action(self.state, seat))
         source = "timeout" if not incident else "bot_fallback"
         effects = self._act(seat, None, text, source, now)
-        if bot is None:
+        if player is None:
             # A person's time ran out: tell that seat alone what was played for it.
             told = Event("timed_out", {"seat": seat, "action": text}, frozenset({seat}))
             effects = [*self._send_events((told,)), *effects]
         return [*incident, *effects]
 
-    # ------------------------------------------------------------------ output
+    # ------------------------------------------------------------------ records
 
-    def snapshot(self, seat: Seat | None, now: float) -> dict[str, Any]:
-        """The ``state`` message for ``seat`` (``None``: a spectator): only what it may see."""
-        waiting = self.decisions.waiting.get(seat) if seat is not None else None
-        deadline_ms = None
-        if waiting is not None and waiting.deadline is not None:
-            deadline_ms = max(0, round((waiting.deadline - now) * 1000))
-        shown = self._public_waiting() | ({seat} if waiting is not None else set())
-        return {
-            "type": "state",
-            "room": self.room_id,
-            "variant": self.engine.name,
-            "version": self.shown_version(SPECTATORS if seat is None else seat),
-            "phase": self.phase,
-            "hand": self.hand,
-            "totals": list(self.totals),
-            "seats": self.seats.public(),
-            "you": seat,
-            "to_act": sorted(shown),
-            "decision_version": waiting.shown_from if waiting is not None else None,
-            "deadline_ms": deadline_ms,
-            "view": self.engine.view(self.state, seat) if self.state is not None else None,
-            "preset": self.preset,
-            "private": self.private,
-            "rematch": self.rematch,
-        }
-
-    def _public_waiting(self) -> set[Seat]:
-        """The waiting seats every viewer may know about.
-
-        In a claim window, *who* is asked reveals who can claim the tile, so the engine's
-        ``public_to_act`` narrows what is public; a seat always knows that it is itself asked.
-        """
-        waiting = set(self.decisions.waiting)
-        if self.state is None:
-            return waiting
-        return waiting & set(self.engine.public_to_act(self.state))
-
-    def _broadcast_states(self, now: float) -> list[Effect]:
-        """A state message for every viewer whose state changed in anything but the version
-        (see ``Viewers.show``)."""
-        targets = self.seats.humans()
-        sends: list[Effect] = []
-        for target, viewer in [*((s, s) for s in targets), (SPECTATORS, None)]:
-            waiting = self.decisions.waiting.get(viewer) if viewer is not None else None
-            send = self.viewers.show(target, self.snapshot(viewer, now), waiting)
-            if send is not None:
-                sends.append(send)
-        return sends
-
-    def _send_events(self, events: tuple[Event, ...]) -> list[Effect]:
-        sends: list[Effect] = []
-        for event in events:
-            message = {"kind": event.kind, "data": dict(event.data)}
-            for seat in self.seats.humans():
-                if event.visible_to(seat):
-                    sends.append(Send(seat, self._event_message(seat, message)))
-            if event.visible_to(None):
-                sends.append(Send(SPECTATORS, self._event_message(SPECTATORS, message)))
-        return sends
-
-    def _event_message(self, target: Seat, event: dict[str, Any]) -> dict[str, Any]:
-        """An event carries the version of the last state its viewer was sent."""
-        version = self.shown_version(target)
-        return {"type": "event", "room": self.room_id, "version": version, "event": event}
+    def _persist(self, record: Record) -> Persist:
+        """``record`` as the next entry of the room's chain, with the open deadlines."""
+        entry = self.ledger.append(record.kind, record_body(record))
+        deadlines = self.decisions.deadlines() if self.phase == PLAYING else {}
+        return Persist(record, entry, deadlines)
 
     def _changed(self, now: float) -> list[Effect]:
         self.version += 1
         if self.phase == PLAYING:
             self._refresh(now)
-        return [Persist(self.status()), *self._broadcast_states(now)]
+        return [self._persist(self.status()), *self._broadcast_states(now)]
+
+    def status(self) -> RoomStatus:
+        """The room's summary as it is stored."""
+        return RoomStatus(self.phase, self.totals, self.seats.stored(), self.version)
 
     # ------------------------------------------------------------------ for the host
+
+    def resend(self, now: float) -> list[Effect]:
+        """A state for every viewer (after the table was rebuilt from the store)."""
+        return self._broadcast_states(now)
 
     def info(self) -> RoomInfo:
         """A read-only copy of the room's public facts, for the host (lobby, routing)."""
@@ -511,19 +594,6 @@ class Table:
             rematch=self.rematch,
         )
 
-    def restore_seat(self, seat: Seat, kind: str, name: str, ready: bool, bot_level: int) -> None:
-        """Seat a stored occupant again before ``restore`` (a restart; nothing is sent)."""
-        if self.phase != WAITING or self.seats.kind(seat) != "empty":
-            raise SeatTaken(f"seat {seat} is not free")
-        if kind == "bot":
-            self._make_bot(seat, bot_level, name or f"bot {seat}")
-        elif kind == "human":
-            self.seats.seat_person(seat, name, ready=ready, connected=False)
-
-    def status(self) -> RoomStatus:
-        """The room's summary as it is stored."""
-        return RoomStatus(self.phase, self.totals, self.seats.stored())
-
     def summary(self) -> dict[str, Any]:
         """What an operator sees of the room: no hidden tiles, and of the waiting seats only
         those every player may know about (who is asked in a claim window is secret)."""
@@ -538,6 +608,8 @@ class Table:
             "seats": self.seats.public(),
             "to_act": sorted(self._public_waiting()),
             "options": self.options,
+            "scheme": self.match.scheme,
+            "chain": self.ledger.head,
         }
 
 

@@ -31,9 +31,11 @@ it is played in no-trump with only the jokers as trumps.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import replace
 
+from paiju.core.fairness import FairRng
 from paiju.core.rng import SeededRng
 from paiju.engines.shengji.cards import (
     BIG_JOKER,
@@ -151,10 +153,23 @@ def _replace(state: ShengjiState, **changes: object) -> ShengjiState:
     return replace(state, **changes)  # type: ignore[arg-type]
 
 
-def new_deck(seed_text: str) -> tuple[str, ...]:
-    """A redeal's deck, shuffled by a generator seeded from the previous (random) deck."""
+#: Domain label of a fair redeal's key (docs/fairness.md, "Redeals").
+REDEAL_DOMAIN = b"paiju-shengji-redeal-v1\x00"
+
+
+def new_deck(previous: tuple[str, ...], deal_scheme: str) -> tuple[str, ...]:
+    """A redeal's deck: a shuffle of the canonical pack that is a fixed function of the
+    previous (committed, random) deck, so the redeal adds no choice to the server's.
+
+    ``fair-v1``: the fair stream (``FairRng``) keyed by SHA-256 of ``REDEAL_DOMAIN`` and the
+    previous deck's cards joined by ``|``. Rooms dealt by ``seeded-v0`` keep their old
+    generator (``SeededRng`` of the joined cards) so that their logs still replay."""
     deck = full_pack()
-    SeededRng(seed_text).shuffle(deck)
+    text = "|".join(previous)
+    if deal_scheme == "seeded-v0":
+        SeededRng(text).shuffle(deck)
+    else:
+        FairRng(hashlib.sha256(REDEAL_DOMAIN + text.encode("utf-8")).digest()).shuffle(deck)
     return tuple(deck)
 
 
@@ -171,7 +186,7 @@ def _close_bidding(state: ShengjiState) -> ShengjiState:
     if state.level == NT_LEVEL and state.landlord is not None:
         return _to_bury(state, state.landlord, None, kitty, ())
     if state.landlord is None:
-        deck = new_deck("|".join(state.deck))
+        deck = new_deck(state.deck, state.deal_scheme)
         return _replace(
             state, deck=deck, dealt=0, hands=((),) * SEATS, asked=(), redeals=state.redeals + 1
         )

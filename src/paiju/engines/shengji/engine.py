@@ -121,6 +121,7 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
             deal_start=landlord if landlord is not None else 0,
             redeals=0,
             deck=tuple(deck),
+            deal_scheme=match.deal_scheme,
         )
         return advance_deal(state)
 

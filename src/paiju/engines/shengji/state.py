@@ -98,6 +98,7 @@ class ShengjiState:
     kitty_bonus: int = 0
     match_winner: int | None = None
     new_levels: tuple[int, ...] | None = None
+    deal_scheme: str = "fair-v1"  # how a redeal shuffles (bidding.new_deck)
     next_landlord: int | None = None
     friend: tuple[str, int] | None = None
     friend_seen: int = 0

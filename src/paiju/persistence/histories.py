@@ -1,0 +1,134 @@
+"""Signed hand histories: one document per finished hand, made from the room's records.
+
+A history holds the room's records of one hand, from the snapshot taken just before its deal
+to its result (``chain.entries``, each ``[n, kind, body, prev, hash]``, the last one's hash
+being ``chain.head``), and, read from those records, the deal (scheme, the revealed hand
+seed, its commitment, each seat's client seed and whether the seat sent it or the server put
+it in), every action with its seat and source, the scores and totals. The server signs the
+canonical JSON of the document with its Ed25519 key; ``paiju verify`` checks it all.
+
+A history exists only once its hand is over: nothing is ever told about a hand in progress.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from paiju.persistence.signing import HistoryKey
+from paiju.persistence.store import Store
+from paiju.table.ledger import Entry, canonical
+from paiju.table.records import (
+    ActionRecord,
+    DealRecord,
+    HandRecord,
+    RoomCreated,
+    Snapshot,
+    parse_record,
+)
+
+#: The document format named in every history.
+FORMAT = "paiju-history-v1"
+
+
+def hand_segment(entries: Sequence[Entry], hand: int) -> list[Entry] | None:
+    """The entries of hand ``hand``: from the snapshot before its deal to its result, or
+    ``None`` while the hand is not over (or was played before the chain existed)."""
+    end = next(
+        (i for i, e in enumerate(entries)
+         if e.kind == HandRecord.kind and e.data()["hand"] == hand),
+        None,
+    )
+    if end is None:
+        return None
+    start = next(
+        (i for i in range(end, -1, -1)
+         if entries[i].kind == Snapshot.kind and entries[i].data()["hand"] == hand),
+        None,
+    )
+    return list(entries[start : end + 1]) if start is not None else None
+
+
+def describe(
+    room: str, variant: str, options: Mapping[str, Any], hand: int, segment: Sequence[Entry],
+    public_key: str,
+) -> dict[str, Any]:
+    """The history document of hand ``hand`` from its ``segment`` of the chain (unsigned).
+
+    Raises ``ValueError`` for a segment that is not one hand's records."""
+    records = [parse_record(e.kind, e.data()) for e in segment]
+    start, result = records[0], records[-1]
+    deals = [r for r in records if isinstance(r, DealRecord)]
+    if not isinstance(start, Snapshot) or not isinstance(result, HandRecord) or len(deals) != 1:
+        raise ValueError("the records are not those of one dealt and finished hand")
+    deal = deals[0]
+    return {
+        "format": FORMAT,
+        "room": room,
+        "variant": variant,
+        "options": dict(options),
+        "hand": hand,
+        "start": {"totals": list(start.totals), "carry": start.carry},
+        "deal": {
+            "scheme": "fair-v1" if deal.commitment is not None else "seeded-v0",
+            "hand_seed": result.hand_seed,
+            "commitment": deal.commitment,
+            "client_seeds": [
+                {"seat": seat, "seed": seed, "origin": origin}
+                for seat, (seed, origin) in enumerate(deal.seeds)
+            ],
+        },
+        "actions": [
+            {"seq": r.seq, "seat": r.seat, "action": r.action, "source": r.source}
+            for r in records
+            if isinstance(r, ActionRecord)
+        ],
+        "scores": list(result.scores),
+        "totals": list(result.totals),
+        "chain": {
+            "head": segment[-1].hash,
+            "entries": [[e.n, e.kind, e.body, e.prev, e.hash] for e in segment],
+        },
+        "public_key": public_key,
+    }
+
+
+def signed(document: dict[str, Any], key: HistoryKey) -> dict[str, Any]:
+    """``{"history": document, "signature": ...}``: Ed25519 over the document's canonical
+    JSON (UTF-8)."""
+    return {"history": document, "signature": key.sign(canonical(document).encode("utf-8"))}
+
+
+class Histories:
+    """Builds and signs histories on request, keeping the latest few (they never change)."""
+
+    def __init__(self, store: Store, key: HistoryKey, keep: int = 256) -> None:
+        self.store = store
+        self.key = key
+        self._kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._keep = keep
+
+    def get(self, room_id: str, hand: int) -> dict[str, Any] | None:
+        """The signed history of hand ``hand`` of ``room_id``, or ``None`` (no such room,
+        or the hand is not over)."""
+        found = self._kept.get((room_id, hand))
+        if found is not None:
+            self._kept.move_to_end((room_id, hand))
+            return found
+        entries = [e.entry for e in self.store.entries(room_id)]
+        if not entries or entries[0].kind != RoomCreated.kind:
+            return None
+        segment = hand_segment(entries, hand)
+        if segment is None:
+            return None
+        created = parse_record(entries[0].kind, entries[0].data())
+        assert isinstance(created, RoomCreated)
+        document = describe(
+            room_id, created.variant, created.options, hand, segment, self.key.public_hex
+        )
+        found = signed(document, self.key)
+        self._kept[(room_id, hand)] = found
+        if len(self._kept) > self._keep:
+            self._kept.popitem(last=False)
+        return found

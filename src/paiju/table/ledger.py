@@ -1,0 +1,116 @@
+"""A room's hash chain: every stored record carries the hash of the one before it.
+
+An entry is ``(n, kind, body, prev, hash)``: ``n`` counts the room's records from 0 (the
+room's creation), ``body`` is the record as canonical JSON text (``canonical``), ``prev`` is
+the previous entry's hash (64 zeros for entry 0) and
+
+    hash = SHA-256( "paiju-chain-v1" || 0x00 || prev (32 bytes) || u64(n) || kind (UTF-8)
+                    || 0x00 || body (UTF-8) )
+
+as lowercase hex (u64 big-endian). The body is hashed as stored, so a verifier in any
+language hashes the bytes it reads and parses them only for their meaning. Changing, adding,
+removing or reordering any record changes every later hash; the head (the last hash) is
+announced with every ``hand_scored`` and signed into every hand history, which anchors it
+outside the database. docs/fairness.md specifies this; the tests check its vectors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: Domain separation of the chain's hash.
+CHAIN_DOMAIN = b"paiju-chain-v1\x00"
+#: ``prev`` of entry 0.
+GENESIS_PREV = "0" * 64
+
+
+def canonical(data: Mapping[str, Any]) -> str:
+    """``data`` as canonical JSON: keys sorted, no spaces, UTF-8 text kept as it is, no NaN.
+
+    Raises ``ValueError`` (or ``TypeError``) for data that JSON cannot hold."""
+    return json.dumps(
+        data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def link(prev: str, n: int, kind: str, body: str) -> str:
+    """The hash of entry ``n`` of ``kind`` with ``body`` after the entry whose hash is
+    ``prev``. Raises ``ValueError`` if ``prev`` is not 64 hex digits."""
+    if len(prev) != 64:
+        raise ValueError("a chain hash has 64 hex digits")
+    material = CHAIN_DOMAIN + bytes.fromhex(prev) + n.to_bytes(8, "big")
+    material += kind.encode("utf-8") + b"\x00" + body.encode("utf-8")
+    return hashlib.sha256(material).hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One record of a room's chain, as stored."""
+
+    n: int
+    kind: str
+    body: str
+    prev: str
+    hash: str
+
+    def data(self) -> dict[str, Any]:
+        """The body parsed."""
+        parsed: dict[str, Any] = json.loads(self.body)
+        return parsed
+
+    def intact(self) -> bool:
+        """Whether ``hash`` is the hash of this entry's own fields."""
+        try:
+            return link(self.prev, self.n, self.kind, self.body) == self.hash
+        except ValueError:
+            return False
+
+
+class Ledger:
+    """Makes a room's next entries: knows the head (the last hash) and the next number."""
+
+    def __init__(self, head: str = GENESIS_PREV, next_n: int = 0) -> None:
+        self.head = head
+        self.next_n = next_n
+
+    @classmethod
+    def after(cls, entry: Entry) -> Ledger:
+        """A ledger that continues after ``entry``."""
+        return cls(entry.hash, entry.n + 1)
+
+    def append(self, kind: str, data: Mapping[str, Any]) -> Entry:
+        """The next entry, holding ``data``; the head moves to it."""
+        body = canonical(data)
+        entry = Entry(self.next_n, kind, body, self.head, link(self.head, self.next_n, kind, body))
+        self.head, self.next_n = entry.hash, entry.n + 1
+        return entry
+
+
+@dataclass(frozen=True)
+class Break:
+    """Where a chain fails to verify: the entry number and why."""
+
+    n: int
+    reason: str
+
+
+def first_break(entries: Iterable[Entry], prev: str | None = None, n: int | None = None
+                ) -> Break | None:
+    """The first entry that does not verify, or ``None``.
+
+    ``entries`` must follow each other without a gap from number ``n`` (default: the first
+    entry's own), each linking to the one before (the first to ``prev``, when given) and
+    each hash matching its fields."""
+    for entry in entries:
+        if n is not None and entry.n != n:
+            return Break(n, f"record {n} is missing (the next stored record is {entry.n})")
+        if prev is not None and entry.prev != prev:
+            return Break(entry.n, "it does not link to the record before it")
+        if not entry.intact():
+            return Break(entry.n, "its hash does not match its contents")
+        prev, n = entry.hash, entry.n + 1
+    return None

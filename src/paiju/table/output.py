@@ -1,0 +1,127 @@
+"""What a table sends: the ``state`` message of each viewer, and events.
+
+A mixin of ``Table`` (it reads the table's fields, declared below, and changes only what each
+viewer was shown). Every message is built for one viewer from what that viewer may see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.core.seats import Seat
+from paiju.engines.base import Engine, Event
+from paiju.table.decisions import Decisions
+from paiju.table.effects import SPECTATORS, Effect, Send
+from paiju.table.match import Match
+from paiju.table.phases import FINISHED, PLAYING, Phase
+from paiju.table.seats import Seats
+from paiju.table.viewers import Viewers
+
+
+class Output:
+    """The messages of a table (see the module docstring)."""
+
+    room_id: str
+    engine: Engine[Any, Any]
+    phase: Phase
+    match: Match
+    state: Any
+    seats: Seats
+    decisions: Decisions
+    viewers: Viewers
+    preset: str | None
+    private: bool
+    rematch: str | None
+
+    def seed_hand(self) -> int:
+        """The hand whose client seeds are taken now (``Table`` defines it)."""
+        raise NotImplementedError
+
+    def shown_version(self, target: Seat) -> int:
+        """The version of the last state sent to ``target`` (a seat, or ``SPECTATORS``)."""
+        return self.viewers.shown_version(target)
+
+    def snapshot(self, seat: Seat | None, now: float) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (``None``: a spectator): only what it may see."""
+        waiting = self.decisions.waiting.get(seat) if seat is not None else None
+        deadline_ms = None
+        if waiting is not None and waiting.deadline is not None:
+            deadline_ms = max(0, round((waiting.deadline - now) * 1000))
+        shown = self._public_waiting() | ({seat} if waiting is not None else set())
+        return {
+            "type": "state",
+            "room": self.room_id,
+            "variant": self.engine.name,
+            "version": self.shown_version(SPECTATORS if seat is None else seat),
+            "phase": self.phase,
+            "hand": self.match.hand,
+            "totals": list(self.match.totals),
+            "seats": self.seats.public(),
+            "you": seat,
+            "to_act": sorted(shown),
+            "decision_version": waiting.shown_from if waiting is not None else None,
+            "deadline_ms": deadline_ms,
+            "view": self.engine.view(self.state, seat) if self.state is not None else None,
+            "preset": self.preset,
+            "private": self.private,
+            "rematch": self.rematch,
+            "deal": self.deal_info(seat),
+        }
+
+    def deal_info(self, seat: Seat | None) -> dict[str, Any]:
+        """The fair-deal facts of the room for ``seat``: the scheme; the hand on the table
+        (or the next one, between hands) with its seed's commitment; the hand whose client
+        seeds are taken now (``None`` when none is) and the seat's own seed for it."""
+        match = self.match
+        playing = self.phase == PLAYING
+        hand = match.hand if playing or self.state is None else match.hand + 1
+        over = self.phase == FINISHED or (not playing and match.ends_before(hand))
+        seed_hand = None if over or not match.fair else self.seed_hand()
+        own = match.client_seeds.get(seat) if seat is not None and seed_hand is not None else None
+        return {
+            "scheme": match.scheme,
+            "hand": None if over else hand,
+            "commitment": None if over else match.commitment(hand),
+            "seed_hand": seed_hand,
+            "seed": own,
+        }
+
+    def _public_waiting(self) -> set[Seat]:
+        """The waiting seats every viewer may know about.
+
+        In a claim window, *who* is asked reveals who can claim the tile, so the engine's
+        ``public_to_act`` narrows what is public; a seat always knows that it is itself asked.
+        """
+        waiting = set(self.decisions.waiting)
+        if self.state is None:
+            return waiting
+        return waiting & set(self.engine.public_to_act(self.state))
+
+    def _broadcast_states(self, now: float) -> list[Effect]:
+        """A state message for every viewer whose state changed in anything but the version
+        (see ``Viewers.show``)."""
+        targets = self.seats.humans()
+        sends: list[Effect] = []
+        for target, viewer in [*((s, s) for s in targets), (SPECTATORS, None)]:
+            waiting = self.decisions.waiting.get(viewer) if viewer is not None else None
+            send = self.viewers.show(target, self.snapshot(viewer, now), waiting)
+            if send is not None:
+                sends.append(send)
+        return sends
+
+    def _send_events(self, events: tuple[Event, ...]) -> list[Effect]:
+        sends: list[Effect] = []
+        for event in events:
+            message = {"kind": event.kind, "data": dict(event.data)}
+            for seat in self.seats.humans():
+                if event.visible_to(seat):
+                    sends.append(Send(seat, self._event_message(seat, message)))
+            if event.visible_to(None):
+                sends.append(Send(SPECTATORS, self._event_message(SPECTATORS, message)))
+        return sends
+
+    def _event_message(self, target: Seat, event: dict[str, Any]) -> dict[str, Any]:
+        """An event carries the version of the last state its viewer was sent."""
+        version = self.shown_version(target)
+        return {"type": "event", "room": self.room_id, "version": version, "event": event}
+

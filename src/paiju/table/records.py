@@ -1,0 +1,155 @@
+"""What a room stores, record by record (each is one entry of the room's hash chain).
+
+Every record carries the table's ``version`` when it was made, so that after a restart every
+viewer's next version can start above any version it was ever sent (docs/protocol.md).
+``record_body`` is the JSON data an entry holds; ``parse_record`` reads it back.
+docs/operations.md lists the kinds and their fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RoomCreated:
+    """Entry 0: how the room was made. A room stored before the chain existed gets one when
+    the database is upgraded, with ``pre_chain`` pinning its older records (their count and
+    digest) and ``status`` its summary at the upgrade."""
+
+    room: str
+    variant: str
+    options: dict[str, Any]
+    seed: str
+    settings: dict[str, Any]
+    created_at: float
+    scheme: str
+    pre_chain: dict[str, Any] | None = None
+    status: dict[str, Any] | None = None
+    version: int = 0
+    kind = "room"
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One accepted action."""
+
+    hand: int
+    seq: int
+    seat: int
+    action: str
+    source: str  # "player", "bot", "timeout", "trustee" or "bot_fallback"
+    version: int = 0
+    kind = "action"
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """The end of a hand: its per-seat scores, the match totals after it, and (fair deals)
+    its revealed hand seed."""
+
+    hand: int
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    version: int = 0
+    hand_seed: str | None = None
+    kind = "hand"
+
+
+@dataclass(frozen=True)
+class RoomStatus:
+    """The room's phase changed, or its seats did: the summary after the change."""
+
+    phase: str
+    totals: tuple[int, ...]
+    seats: tuple[dict[str, Any], ...]
+    version: int = 0
+    kind = "status"
+
+
+@dataclass(frozen=True)
+class SeedRecord:
+    """A seat's client seed for hand ``hand``, received before that hand was dealt."""
+
+    hand: int
+    seat: int
+    seed: str
+    version: int = 0
+    kind = "seed"
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """Hand ``hand`` was dealt: the commitment to its seed and the client seeds used, as
+    ``(seed, origin)`` per seat (none for ``seeded-v0`` deals)."""
+
+    hand: int
+    commitment: str | None
+    seeds: tuple[tuple[str, str], ...]
+    version: int = 0
+    kind = "deal"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The room at a hand boundary, just before hand ``hand`` is dealt: enough to restore it
+    without the records before (which it follows in the chain). ``genesis`` is the hash of
+    entry 0, whose room settings the snapshot goes with."""
+
+    hand: int
+    totals: tuple[int, ...]
+    carry: dict[str, Any]
+    hand_scores: tuple[tuple[int, ...], ...]
+    seq: int
+    version: int
+    seats: tuple[dict[str, Any], ...]
+    client_seeds: dict[str, str] = field(default_factory=dict)
+    genesis: str = ""
+    phase: str = "waiting"
+    kind = "snapshot"
+
+
+Record = (
+    RoomCreated | ActionRecord | HandRecord | RoomStatus | SeedRecord | DealRecord | Snapshot
+)
+
+KINDS: dict[str, type[Any]] = {
+    cls.kind: cls
+    for cls in (RoomCreated, ActionRecord, HandRecord, RoomStatus, SeedRecord, DealRecord,
+                Snapshot)
+}
+
+
+def record_body(record: Record) -> dict[str, Any]:
+    """The JSON data of ``record`` (tuples become lists)."""
+    return dataclasses.asdict(record)
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def parse_record(kind: str, data: dict[str, Any]) -> Record:
+    """The record of ``kind`` held in ``data``.
+
+    Raises ``ValueError`` for an unknown kind or data that does not fit it."""
+    cls = KINDS.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown record kind {kind!r}")
+    names = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = set(data) - set(names)
+    if unknown:
+        raise ValueError(f"a {kind} record has no field {sorted(unknown)[0]!r}")
+    values = {}
+    for name, value in data.items():
+        keep_lists = names[name].type in ("dict[str, Any]", "dict[str, Any] | None")
+        values[name] = value if keep_lists else _tuples(value)
+    try:
+        record: Record = cls(**values)
+    except TypeError as exc:
+        raise ValueError(f"a {kind} record is incomplete: {exc}") from None
+    return record
