@@ -74,6 +74,12 @@ ROOM_COLUMNS = (
 )
 
 
+#: Versions a room stored before the chain may have used after its last stored action (the
+#: first releases stored the version with actions only: joins, readies and reconnections
+#: moved it unseen); a migrated room's versions start this far above that action's.
+PRE_CHAIN_VERSIONS = 1000
+
+
 def _migrate_to_1(db: sqlite3.Connection) -> None:
     """Hash-chained entries; every stored room gets entry 0 pinning its older records."""
     db.execute(
@@ -110,7 +116,7 @@ def _migrate_to_1(db: sqlite3.Connection) -> None:
                 "digest": legacy_digest(actions, results),
             },
             status={"phase": phase, "totals": json.loads(totals), "seats": json.loads(seats)},
-            version=max((a.version for a in actions), default=0),
+            version=max((a.version for a in actions), default=0) + PRE_CHAIN_VERSIONS,
         )
         entry = Ledger().append(created.kind, record_body(created))
         db.execute(
