@@ -198,6 +198,18 @@ def test_changed_scores_are_caught_by_the_replay() -> None:
     assert "scores" in verdicts[-1].detail
 
 
+def test_a_state_snapshot_that_is_not_what_the_actions_built_is_caught() -> None:
+    def stale(data: dict[str, Any]) -> None:
+        data["state"]["F"][4] = 99  # the race total
+
+    found = history()
+    assert any(e[1] == "snapshot" and '"state":{' in e[2] for e in found["history"]["chain"][
+        "entries"])
+    verdicts = verify_history(forge(found, edit_body("snapshot", stale, which=1)))
+    assert checks(verdicts)[-1] == ("deal, actions and scores", False)
+    assert "state" in verdicts[-1].detail
+
+
 def test_verify_room_checks_every_record_and_names_a_deleted_one(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "db.sqlite3")
     play(store, hands=3)

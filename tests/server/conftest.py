@@ -27,6 +27,7 @@ def make_config(**overrides: object) -> ServerConfig:
         between_hands=0.0,
         timers={"turn": 0.0, "claim": 0.0},
         admin_token=ADMIN_TOKEN,
+        chain_check_delay=0.0,
     )
     return config.with_overrides(dict(overrides))
 

@@ -45,7 +45,8 @@ class Served:
                 return
             except OSError:
                 if self.proc.poll() is not None:
-                    raise RuntimeError(self.proc.stderr.read() if self.proc.stderr else "")
+                    error = self.proc.stderr.read() if self.proc.stderr else ""
+                    raise RuntimeError(error) from None
                 time.sleep(0.05)
         raise RuntimeError("the server did not open its port")
 

@@ -138,6 +138,39 @@ def test_snapshot_and_tail_rebuild_the_same_table_as_every_record() -> None:
         )
 
 
+class CountingApplies(RaceEngine):
+    """Counts the actions it applies."""
+
+    applied = 0
+
+    def apply(self, state: RaceState, seat: int, action: str) -> Any:
+        CountingApplies.applied += 1
+        return super().apply(state, seat, action)
+
+
+def test_a_restore_from_a_state_snapshot_replays_at_most_one_action() -> None:
+    table, effects = started()
+    now = 0.0
+    for _ in range(5):
+        seat = min(table.decisions.waiting)
+        legal = sorted(table.engine.legal_actions(table.state, seat))
+        effects += table.handle(seat, Act(table.shown_version(seat), legal[0]), now)
+    stored = records(effects)
+    snapshots = [r for r in stored if r.kind == "snapshot" and r.state is not None]
+    assert [s.seq for s in snapshots] == [2, 4]  # every second action of the hand
+    last = max(i for i, r in enumerate(stored) if r.kind == "snapshot")
+    CountingApplies.applied = 0
+    again = new_table(CountingApplies())
+    rebuild = Rebuild(again)
+    for record in stored[last:]:
+        rebuild.apply(record)
+    rebuild.finish(now, {})
+    assert CountingApplies.applied == 1
+    assert (again.state, again.seq, again.version >= table.version) == (
+        table.state, table.seq, True
+    )
+
+
 def test_a_deal_due_when_the_server_stopped_is_made_after_the_restart() -> None:
     table, effects = started()
     stored = records(effects)

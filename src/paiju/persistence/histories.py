@@ -33,21 +33,20 @@ FORMAT = "paiju-history-v1"
 
 
 def hand_segment(entries: Sequence[Entry], hand: int) -> list[Entry] | None:
-    """The entries of hand ``hand``: from the snapshot before its deal to its result, or
-    ``None`` while the hand is not over (or was played before the chain existed)."""
-    end = next(
-        (i for i, e in enumerate(entries)
-         if e.kind == HandRecord.kind and e.data()["hand"] == hand),
-        None,
-    )
-    if end is None:
-        return None
-    start = next(
-        (i for i in range(end, -1, -1)
-         if entries[i].kind == Snapshot.kind and entries[i].data()["hand"] == hand),
-        None,
-    )
-    return list(entries[start : end + 1]) if start is not None else None
+    """The entries of hand ``hand``: from the snapshot taken just before its deal to its
+    result, or ``None`` while the hand is not over (or was played before the chain)."""
+    end = _last(entries, len(entries) - 1, HandRecord.kind, hand)
+    deal = _last(entries, end, DealRecord.kind, hand) if end is not None else None
+    start = _last(entries, deal, Snapshot.kind, hand) if deal is not None else None
+    return list(entries[start : end + 1]) if start is not None and end is not None else None
+
+
+def _last(entries: Sequence[Entry], before: int, kind: str, hand: int) -> int | None:
+    """The index of the last entry of ``kind`` for ``hand`` at or before ``before``."""
+    for i in range(before, -1, -1):
+        if entries[i].kind == kind and entries[i].data()["hand"] == hand:
+            return i
+    return None
 
 
 def describe(
@@ -59,6 +58,8 @@ def describe(
     Raises ``ValueError`` for a segment that is not one hand's records."""
     records = [parse_record(e.kind, e.data()) for e in segment]
     start, result = records[0], records[-1]
+    if isinstance(start, Snapshot) and start.state is not None:
+        raise ValueError("a hand's records start with the snapshot taken before its deal")
     deals = [r for r in records if isinstance(r, DealRecord)]
     if not isinstance(start, Snapshot) or not isinstance(result, HandRecord) or len(deals) != 1:
         raise ValueError("the records are not those of one dealt and finished hand")

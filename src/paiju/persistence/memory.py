@@ -53,6 +53,9 @@ class MemoryStore:
     def entries(self, room_id: str, start: int = 0) -> list[StoredEntry]:
         return [e for e in self._entries.get(room_id, []) if e.entry.n >= start]
 
+    def chain(self, room_id: str) -> list[Entry]:
+        return [e.entry for e in self._entries.get(room_id, [])]
+
     def restore_entries(self, room_id: str) -> list[StoredEntry]:
         start = self._snapshots.get(room_id, 0)
         return [e for e in self.entries(room_id) if e.entry.n == 0 or e.entry.n >= start]

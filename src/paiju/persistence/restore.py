@@ -69,9 +69,9 @@ def check_genesis(room_id: str, stored: list[StoredEntry]) -> RoomCreated:
 def check_chain(store: Store, room_id: str) -> None:
     """Check every stored record of a room: entry 0, each link and hash, no gap, and the
     digest of the records from before the chain. Raises ``Damaged`` at the first failure."""
-    stored = store.entries(room_id)
-    created = check_genesis(room_id, stored)
-    broken = first_break([e.entry for e in stored], GENESIS_PREV, 0)
+    entries = store.chain(room_id)
+    created = check_genesis(room_id, [StoredEntry(e) for e in entries[:1]])
+    broken = first_break(entries, GENESIS_PREV, 0)
     if broken is not None:
         raise Damaged(room_id, broken.n, broken.reason)
     if created.pre_chain is not None:

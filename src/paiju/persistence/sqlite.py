@@ -92,7 +92,7 @@ def _migrate_to_1(db: sqlite3.Connection) -> None:
             hash TEXT NOT NULL,
             deadlines TEXT NOT NULL DEFAULT '{}',
             PRIMARY KEY (room_id, n)
-        )"""
+        ) WITHOUT ROWID"""
     )
     db.execute(f"ALTER TABLE rooms ADD COLUMN scheme TEXT NOT NULL DEFAULT '{SEEDED_V0}'")
     db.execute("ALTER TABLE rooms ADD COLUMN snapshot_n INTEGER NOT NULL DEFAULT 0")
@@ -242,10 +242,20 @@ class SqliteStore:
         ).fetchall()
         return [_stored(row) for row in rows]
 
-    def restore_entries(self, room_id: str) -> list[StoredEntry]:
+    def chain(self, room_id: str) -> list[Entry]:
         rows = self._db.execute(
-            "SELECT n, kind, body, prev, hash, deadlines FROM entries WHERE room_id = ?1 AND "
-            "(n = 0 OR n >= (SELECT snapshot_n FROM rooms WHERE room_id = ?1)) ORDER BY n",
+            "SELECT n, kind, body, prev, hash FROM entries WHERE room_id = ? ORDER BY n",
+            (room_id,),
+        ).fetchall()
+        return [Entry(*row) for row in rows]
+
+    def restore_entries(self, room_id: str) -> list[StoredEntry]:
+        # Two ranges of the primary key, so that only they are read (an OR would scan all).
+        rows = self._db.execute(
+            "SELECT n, kind, body, prev, hash, deadlines FROM entries WHERE room_id = ?1 "
+            "AND n = 0 UNION ALL "
+            "SELECT n, kind, body, prev, hash, deadlines FROM entries WHERE room_id = ?1 "
+            "AND n >= max(1, (SELECT snapshot_n FROM rooms WHERE room_id = ?1)) ORDER BY n",
             (room_id,),
         ).fetchall()
         return [_stored(row) for row in rows]

@@ -79,6 +79,10 @@ class Store(Protocol):
         """The room's entries numbered ``start`` and above, in order."""
         ...
 
+    def chain(self, room_id: str) -> list[Entry]:
+        """The room's entries alone (no deadlines), in order: what a chain check reads."""
+        ...
+
     def restore_entries(self, room_id: str) -> list[StoredEntry]:
         """What a restore reads: entry 0, then the entries from the last snapshot on (all
         of them when there is none yet)."""

@@ -481,7 +481,9 @@ class RoomManager:
     async def verify_restored(self) -> None:
         """Check the whole chain of every live room, one room at a time, letting the other
         tasks run in between (a restore checks only the records from the last snapshot on,
-        to stay fast). A room that fails is stopped and shown as damaged."""
+        to stay fast), from ``chain_check_delay`` seconds after the start: players resume
+        first. A room that fails is stopped and shown as damaged."""
+        await asyncio.sleep(self.config.chain_check_delay)
         for room_id in list(self.rooms):
             room = self.rooms.get(room_id)
             if room is None:

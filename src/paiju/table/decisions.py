@@ -30,6 +30,9 @@ class TableSettings:
     trustee_delay: float = 1.0
     #: After a restart a person's decision keeps its remaining time, but at least this long.
     restore_grace: float = 15.0
+    #: A snapshot of the engine's state every this many actions of a hand (0: at hand
+    #: boundaries only), so that a restore replays at most this many minus one.
+    snapshot_every: int = 2
 
     def timer(self, kind: str) -> float:
         """Seconds a seat has for a decision of ``kind`` (falls back to ``default``)."""
@@ -38,12 +41,23 @@ class TableSettings:
 
 @dataclass
 class Waiting:
-    """A seat the game waits for: since which version, until when, and what it may do."""
+    """A seat the game waits for: since which version, until when, and what it may do.
+
+    ``legal`` is ``None`` until it is needed when the decision was opened by a restore
+    (``asked_in`` keeps the state it was opened in): working out every seat's options in
+    every room at start would cost more than the rest of the restore."""
 
     version: int
     deadline: float | None
-    legal: frozenset[Any]
+    legal: frozenset[Any] | None
     shown_from: int | None = None  # the seat's own version at which it was first shown this
+    asked_in: Any = None
+
+    def options(self, engine: Engine[Any, Any], seat: Seat) -> frozenset[Any]:
+        """The seat's legal actions when it was asked (worked out now if not yet)."""
+        if self.legal is None:
+            self.legal, self.asked_in = engine.legal_actions(self.asked_in, seat), None
+        return self.legal
 
 
 class Decisions:
@@ -67,6 +81,7 @@ class Decisions:
         now: float,
         delays: Mapping[Seat, float],
         acted: bool = False,
+        lazy: bool = False,
     ) -> None:
         """Who the game waits for in ``state`` (table version ``version``), with deadlines.
         ``delays`` gives the seats a bot plays (a bot, a trustee) the delay it waits.
@@ -75,19 +90,22 @@ class Decisions:
         action (``acted``) reopens a decision (a seat that had answered is asked again while
         others still wait, as a shengji bid reopens the bidding) every seat still asked gets
         the same fresh deadline. A changed option list begins a new decision for the seat
-        itself (older versions become stale) but keeps its deadline."""
+        itself (older versions become stale) but keeps its deadline. ``lazy`` (a restore):
+        the options are worked out when first needed."""
         to_act = engine.to_act(state)
         for seat in [s for s in self.waiting if s not in to_act]:
             del self.waiting[seat]
         still = [s for s in to_act if s in self.waiting]
         reopened = acted and bool(still) and len(still) < len(to_act)
         for seat in to_act:
-            legal = engine.legal_actions(state, seat)
+            legal = None if lazy else engine.legal_actions(state, seat)
             current = self.waiting.get(seat)
             if current is None or reopened:
                 deadline = self._deadline(engine, state, seat, now, delays.get(seat))
-                self.waiting[seat] = Waiting(version, deadline, legal)
-            elif current.legal != legal:
+                self.waiting[seat] = Waiting(
+                    version, deadline, legal, asked_in=state if legal is None else None
+                )
+            elif legal is not None and current.options(engine, seat) != legal:
                 self.waiting[seat] = Waiting(version, current.deadline, legal)
 
     def _deadline(

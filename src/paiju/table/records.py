@@ -94,9 +94,12 @@ class DealRecord:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The room at a hand boundary, just before hand ``hand`` is dealt: enough to restore it
-    without the records before (which it follows in the chain). ``genesis`` is the hash of
-    entry 0, whose room settings the snapshot goes with."""
+    """The room, enough to restore it without the records before (which it follows in the
+    chain). Taken at a hand boundary, just before hand ``hand`` is dealt (``state`` is
+    ``None``), and every few actions during a hand: then ``state`` is the engine's state
+    (``paiju.table.states``), ``answered`` the seats that answered the open simultaneous
+    decision and ``dealt`` the hand's client seeds. ``genesis`` is the hash of entry 0,
+    whose room settings the snapshot goes with."""
 
     hand: int
     totals: tuple[int, ...]
@@ -108,6 +111,9 @@ class Snapshot:
     client_seeds: dict[str, str] = field(default_factory=dict)
     genesis: str = ""
     phase: str = "waiting"
+    state: Any = None
+    answered: tuple[int, ...] = ()
+    dealt: tuple[tuple[str, str], ...] = ()
     kind = "snapshot"
 
 
@@ -123,8 +129,9 @@ KINDS: dict[str, type[Any]] = {
 
 
 def record_body(record: Record) -> dict[str, Any]:
-    """The JSON data of ``record`` (tuples become lists)."""
-    return dataclasses.asdict(record)
+    """The JSON data of ``record``, its fields as they are (JSON writes tuples as lists);
+    no deep copy: the body is serialized at once (``Ledger.append``)."""
+    return {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}
 
 
 def _tuples(value: Any) -> Any:
@@ -146,7 +153,7 @@ def parse_record(kind: str, data: dict[str, Any]) -> Record:
         raise ValueError(f"a {kind} record has no field {sorted(unknown)[0]!r}")
     values = {}
     for name, value in data.items():
-        keep_lists = names[name].type in ("dict[str, Any]", "dict[str, Any] | None")
+        keep_lists = names[name].type in ("dict[str, Any]", "dict[str, Any] | None", "Any")
         values[name] = value if keep_lists else _tuples(value)
     try:
         record: Record = cls(**values)

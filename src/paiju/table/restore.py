@@ -34,6 +34,7 @@ from paiju.table.records import (
     Snapshot,
 )
 from paiju.table.seats import SeatSlot
+from paiju.table.states import StateCodecError, StateReader
 
 if TYPE_CHECKING:
     from paiju.table.table import Table
@@ -50,6 +51,8 @@ class Rebuild:
         self.table = table
         self.check = check
         self.last: Record | None = None
+        self.reader = StateReader(table.engine)
+        self.answered: set[Seat] = set()  # who had answered, per a state snapshot
 
     def apply(self, record: Record) -> None:
         """Apply one record. Raises ``RecordMismatch`` or ``GameError``."""
@@ -82,19 +85,39 @@ class Rebuild:
         if snap.genesis != table.genesis:
             raise RecordMismatch("the snapshot belongs to another room's creation record")
         if self.check and self.last is not None:
-            if table.phase == HAND_OVER and snap.hand == match.hand + 1:
-                match.advance()
-            mine = table.hand_snapshot()
-            if (mine.hand, mine.totals, mine.carry, mine.hand_scores, mine.seq) != (
-                snap.hand, snap.totals, snap.carry, snap.hand_scores, snap.seq
-            ):
-                raise RecordMismatch("the snapshot does not match the records before it")
+            self._compare(snap)
             return
         match.hand, match.totals, match.carry = snap.hand, snap.totals, dict(snap.carry)
         match.hand_scores = [tuple(s) for s in snap.hand_scores]
         match.client_seeds = {int(s): seed for s, seed in snap.client_seeds.items()}
         table.seq, table.phase = snap.seq, Phase(snap.phase)
+        table._hand_seq = snap.seq
         self._seats(snap.seats)
+        if snap.state is not None:
+            try:
+                table.state = self.reader.decode(snap.state)
+            except StateCodecError as exc:
+                raise RecordMismatch(f"the snapshot's state cannot be read: {exc}") from None
+            match.dealt_seeds = tuple(DealSeed(seed, origin) for seed, origin in snap.dealt)
+            self.answered = set(snap.answered)
+
+    def _compare(self, snap: Snapshot) -> None:
+        """(``check``) A snapshot must be what the records before it built."""
+        table, match = self.table, self.table.match
+        if snap.state is None and table.phase == HAND_OVER and snap.hand == match.hand + 1:
+            match.advance()
+        mine = table.hand_snapshot()
+        if (mine.hand, mine.totals, mine.carry, mine.hand_scores, mine.seq) != (
+            snap.hand, snap.totals, snap.carry, snap.hand_scores, snap.seq
+        ):
+            raise RecordMismatch("the snapshot does not match the records before it")
+        if snap.state is not None:
+            try:
+                state = self.reader.decode(snap.state)
+            except StateCodecError as exc:
+                raise RecordMismatch(f"the snapshot's state cannot be read: {exc}") from None
+            if state != table.state:
+                raise RecordMismatch("the snapshot's state is not the state the actions built")
 
     def _seats(self, stored: Sequence[Mapping[str, Any]]) -> None:
         count = self.table.seat_count
@@ -120,6 +143,8 @@ class Rebuild:
             self._check_seeds(seeds)
         table.state = match.deal(seeds)
         table.phase = PLAYING
+        table._hand_seq = table.seq
+        self.answered = set()
 
     def _check_seeds(self, seeds: Sequence[DealSeed]) -> None:
         match = self.table.match
@@ -144,6 +169,8 @@ class Rebuild:
         table.state = table.engine.apply(table.state, record.seat, action).state
         table.seq = record.seq
         table.count_timeouts(record.seat, record.source)
+        self.answered = set()  # what was answered since is not known: NotYourTurn, not
+        # AlreadyAnswered, for a seat that answers twice after a restart
 
     def _hand(self, record: HandRecord) -> None:
         table = self.table
@@ -180,11 +207,13 @@ class Rebuild:
         table.seats.load(table.seats.stored())
         table.version += 1
         if table.phase == PLAYING:
-            table._refresh(now)
+            table._refresh(now, lazy=True)
+            table.decisions.answered = self.answered - set(table.decisions.waiting)
             self._deadlines(now, remaining)
         elif table.phase == HAND_OVER and table.state is not None:
             table._next_hand_at = now + table.settings.between_hands
-        due_deal = isinstance(self.last, Snapshot) and table.phase in (WAITING, HAND_OVER)
+        before_deal = isinstance(self.last, Snapshot) and self.last.state is None
+        due_deal = before_deal and table.phase in (WAITING, HAND_OVER)
         started = table.phase == WAITING and table.seats.all_ready()
         table._deal_due = due_deal or started
         table.viewers.restart_above(table.version)

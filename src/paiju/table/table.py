@@ -49,6 +49,7 @@ from paiju.table.output import Output
 from paiju.table.phases import CLOSED, FINISHED, HAND_OVER, PLAYING, WAITING, Phase
 from paiju.table.records import Record, RoomCreated, record_body
 from paiju.table.seats import BotFactory, RoomInfo, SeatBot, Seats, SeatSlot
+from paiju.table.states import StateCodecError, encode_state
 from paiju.table.viewers import Viewers
 
 __all__ = [
@@ -120,6 +121,7 @@ class Table(Output):
         self.genesis = ""  # the hash of the room's entry 0
         self._next_hand_at: float | None = None
         self._deal_due = False  # a restore found a deal that was due but not yet made
+        self._hand_seq = 0  # ``seq`` when the hand on the table was dealt
         self.preset: str | None = None  # how the room was made, for the lobby and clients
         self.private = False
         self.rematch: str | None = None  # the room id of this match's rematch, once offered
@@ -369,6 +371,7 @@ class Table(Output):
                 *self._broadcast_states(now),
             ]
         snapshot = self._persist(self.hand_snapshot())
+        self._hand_seq = self.seq
         seeds = self.match.deal_seeds()
         self.state = self.match.deal(seeds)
         self.phase = PLAYING
@@ -436,7 +439,27 @@ class Table(Output):
         effects: list[Effect] = [self._persist(record)]
         if seats_changed:
             effects.append(self._persist(self.status()))
+        effects += self._state_snapshot()
         return [*effects, *self._send_events(step.events), *self._broadcast_states(now)]
+
+    def _state_snapshot(self) -> list[Effect]:
+        """A snapshot with the engine's state, every ``snapshot_every`` actions of a hand
+        (none for a state the codec cannot write: restores then replay the whole hand)."""
+        every = self.settings.snapshot_every
+        if not every or (self.seq - self._hand_seq) % every:
+            return []
+        try:
+            state = encode_state(self.state)
+        except StateCodecError:
+            return []
+        snapshot = replace(
+            self.hand_snapshot(),
+            phase=self.phase,
+            state=state,
+            answered=tuple(sorted(self.decisions.answered)),
+            dealt=tuple(s.stored() for s in self.match.dealt_seeds),
+        )
+        return [self._persist(snapshot)]
 
     def count_timeouts(self, seat: Seat, source: str) -> bool:
         """Book who acted for a person's seat: their own action takes the seat back from the
@@ -484,12 +507,12 @@ class Table(Output):
             *self._broadcast_states(now),
         ]
 
-    def _refresh(self, now: float, acted: bool = False) -> None:
+    def _refresh(self, now: float, acted: bool = False, lazy: bool = False) -> None:
         delays = {
             seat: self.settings.bot_delay if seat in self.bots else self.settings.trustee_delay
             for seat in self.seats.automatic()
         }
-        self.decisions.refresh(self.engine, self.state, self.version, now, delays, acted)
+        self.decisions.refresh(self.engine, self.state, self.version, now, delays, acted, lazy)
 
     # ------------------------------------------------------------------ time
 

@@ -1,0 +1,102 @@
+"""Engine states as JSON data, for the snapshots a table takes during a hand.
+
+A restore that starts from a snapshot of the state skips replaying the hand's actions before
+it (replaying an action means checking its legality, which for some variants means solving
+the hand). Engine states are frozen dataclasses of tuples, frozensets, strings and numbers
+(docs/architecture), which this codec writes as:
+
+* ``None``, booleans, integers, floats and strings as themselves; a tuple as a JSON array;
+* a list as ``{"L": [...]}``, a frozenset as ``{"S": [...]}`` (sorted by their JSON text),
+  a dict as ``{"M": [[key, value], ...]}``;
+* a dataclass as ``{"D": "module:QualName", "F": [each init field's value, in order]}``.
+
+Reading back builds only dataclasses defined in the engine's own package or in
+``paiju.engines.base`` / ``paiju.core``: a stored snapshot can never name another class.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+from typing import Any
+
+#: Modules whose dataclasses any engine's state may hold besides its own package's.
+SHARED = ("paiju.engines.base", "paiju.core.")
+
+
+class StateCodecError(ValueError):
+    """A state that this codec cannot write, or data it will not read."""
+
+
+def encode_state(value: Any) -> Any:
+    """``value`` as JSON data. Raises ``StateCodecError`` for a type it does not know."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, tuple):
+        return [encode_state(v) for v in value]
+    if isinstance(value, frozenset | set):
+        items = [encode_state(v) for v in value]
+        return {"S": sorted(items, key=lambda i: json.dumps(i, sort_keys=True))}
+    if isinstance(value, list):
+        return {"L": [encode_state(v) for v in value]}
+    if isinstance(value, dict):
+        return {"M": [[encode_state(k), encode_state(v)] for k, v in value.items()]}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        cls = type(value)
+        fields = [f for f in dataclasses.fields(value) if f.init]
+        return {
+            "D": f"{cls.__module__}:{cls.__qualname__}",
+            "F": [encode_state(getattr(value, f.name)) for f in fields],
+        }
+    raise StateCodecError(f"cannot store a {type(value).__name__} in a state snapshot")
+
+
+class StateReader:
+    """Reads states of one engine (its package's dataclasses and the shared ones)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.package = type(engine).__module__.rsplit(".", 1)[0] + "."
+        self._classes: dict[str, type[Any]] = {}
+
+    def decode(self, data: Any) -> Any:
+        """The value ``data`` holds. Raises ``StateCodecError`` for anything else."""
+        if data is None or isinstance(data, bool | int | float | str):
+            return data
+        if isinstance(data, list):
+            return tuple(self.decode(v) for v in data)
+        if not isinstance(data, dict) or len(data) not in (1, 2):
+            raise StateCodecError("not state data")
+        if "S" in data:
+            return frozenset(self.decode(v) for v in data["S"])
+        if "L" in data:
+            return [self.decode(v) for v in data["L"]]
+        if "M" in data:
+            return {self.decode(k): self.decode(v) for k, v in data["M"]}
+        if "D" in data and "F" in data:
+            cls = self._class(str(data["D"]))
+            fields = [f for f in dataclasses.fields(cls) if f.init]
+            if len(fields) != len(data["F"]):
+                raise StateCodecError(f"{data['D']} has {len(fields)} fields")
+            values = {f.name: self.decode(v) for f, v in zip(fields, data["F"], strict=True)}
+            return cls(**values)
+        raise StateCodecError("not state data")
+
+    def _class(self, name: str) -> type[Any]:
+        found = self._classes.get(name)
+        if found is not None:
+            return found
+        module, _, qualname = name.partition(":")
+        allowed = module.startswith(self.package) or module.startswith(SHARED)
+        if not allowed or not qualname:
+            raise StateCodecError(f"a state may not hold a {name}")
+        try:
+            value: Any = importlib.import_module(module)
+            for part in qualname.split("."):
+                value = getattr(value, part)
+        except (ImportError, AttributeError) as exc:
+            raise StateCodecError(f"no class {name}") from exc
+        if not (isinstance(value, type) and dataclasses.is_dataclass(value)):
+            raise StateCodecError(f"{name} is not a dataclass")
+        self._classes[name] = value
+        return value
