@@ -92,7 +92,7 @@ def _migrate_to_1(db: sqlite3.Connection) -> None:
             hash TEXT NOT NULL,
             deadlines TEXT NOT NULL DEFAULT '{}',
             PRIMARY KEY (room_id, n)
-        ) WITHOUT ROWID"""
+        )"""
     )
     db.execute(f"ALTER TABLE rooms ADD COLUMN scheme TEXT NOT NULL DEFAULT '{SEEDED_V0}'")
     db.execute("ALTER TABLE rooms ADD COLUMN snapshot_n INTEGER NOT NULL DEFAULT 0")

@@ -34,6 +34,7 @@ class ServerConfig:
     trustee_after: int = 2
     trustee_delay: float = 1.0
     restore_grace: float = 15.0
+    snapshot_every: int = 2
     chain_check_delay: float = 5.0
     history_key_file: str = ""
     timers: dict[str, float] = field(default_factory=lambda: {"turn": 30.0, "claim": 10.0})
@@ -111,7 +112,7 @@ NOT_NEGATIVE = (
     "hello_timeout", "max_connections_per_address", "rate_bytes_per_second", "send_timeout",
     "socket_send_buffer", "finished_room_grace", "admin_backoff", "admin_backoff_max",
     "log_lines_per_second", "max_spectators_per_room", "max_spectators", "trustee_after",
-    "trustee_delay", "restore_grace", "chain_check_delay",
+    "trustee_delay", "restore_grace", "snapshot_every", "chain_check_delay",
 )
 #: Settings that must be above zero.
 POSITIVE = (

@@ -89,12 +89,6 @@ class StorageFailed(GameError):
     code = "storage_failed"
 
 
-class NoHistory(GameError):
-    """No signed history for that hand: the room is unknown or the hand is not over."""
-
-    code = "no_history"
-
-
 #: Every code a client can receive, with its meaning (docs/protocol.md mirrors this).
 ERROR_CODES: dict[str, str] = {
     "malformed_json": "the frame is not a JSON object",
@@ -129,6 +123,5 @@ ERROR_CODES: dict[str, str] = {
     "not_a_person": "the seat is empty or held by a bot (only a person's seat has a trustee)",
     "storage_failed": "the change could not be saved to disk and was undone; the room is as "
     "it was",
-    "no_history": "no signed history for that hand: unknown room, or the hand is not over",
     "internal_error": "the server failed to carry out the message; resume if in doubt",
 }

@@ -70,7 +70,6 @@ class ErrorCode(StrEnum):
     SEED_REFUSED = "seed_refused"
     NOT_A_PERSON = "not_a_person"
     STORAGE_FAILED = "storage_failed"
-    NO_HISTORY = "no_history"
     INTERNAL_ERROR = "internal_error"
 
 
@@ -123,7 +122,8 @@ class Act(_Message):
 
 
 class LeaveRoom(_Message):
-    """Give the seat up (during a match a bot takes it over) or stop watching."""
+    """Leave the room: before the match the seat is freed; during it the seat stays yours,
+    played by the trustee until you resume with your token. A spectator stops watching."""
 
     type: Literal["leave"]
 

@@ -588,9 +588,9 @@ class Table(Output):
         return Persist(record, entry, deadlines)
 
     def _changed(self, now: float) -> list[Effect]:
+        """The seats (or the phase) changed, not the game: the open decisions stay as they
+        are (a trustee's deadline is moved where the trustee is switched)."""
         self.version += 1
-        if self.phase == PLAYING:
-            self._refresh(now)
         return [self._persist(self.status()), *self._broadcast_states(now)]
 
     def status(self) -> RoomStatus:
