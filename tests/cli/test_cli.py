@@ -68,6 +68,8 @@ def test_the_schema_matches_the_golden_file(capsys: pytest.CaptureFixture[str]) 
         "add_bot",
         "remove_bot",
         "rematch",
+        "seed",
+        "take_back",
     }
 
 

@@ -77,13 +77,17 @@ async def play_session(server: PaijuServer) -> tuple[str, list[tuple[str, dict[s
 
 def normalized(message: dict[str, Any], room: str) -> dict[str, Any]:
     """The frame with what differs between runs (ids, tokens, the version string, the time
-    left) masked."""
+    left, the signing key, the chain head: entry 0 holds the creation time) masked."""
     text = json.dumps(message, ensure_ascii=False).replace(room, "<room>")
     masked: dict[str, Any] = json.loads(text)
     if masked.get("token"):
         masked["token"] = "<token>"
     if masked.get("type") == "welcome":
         masked["server"] = "<server>"
+        masked["history_key"] = "<key>"
+    data = masked.get("event", {}).get("data", {}) if masked.get("type") == "event" else {}
+    if "chain" in data:
+        data["chain"] = "<chain>"
     if masked.get("deadline_ms") is not None:  # the time left depends on the machine's speed
         masked["deadline_ms"] = "<ms>"
     return masked
