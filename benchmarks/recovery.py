@@ -12,8 +12,10 @@ log through the live path, views and all), the script:
    accepts, and until the last room has answered a ``resume`` with its state.
 
 The server runs pinned to core 0, the resuming clients (this process) to core 1. The old
-code is taken from git (``git archive``) into the work folder. Not a test: the figures
-depend on the machine.
+code is taken from git (``git archive``) into the work folder, and today's is copied there
+(the checkout may change while the benchmark runs). Beside the wall-clock times it prints the
+server's own CPU seconds, which other load on the machine does not inflate. Not a test: the
+figures depend on the machine.
 
     .venv/bin/python benchmarks/recovery.py [--rooms 1000] [--actions 60 500]
         [--variant dragon] [--old 89d5626] [--work DIR]
@@ -25,6 +27,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -228,8 +231,11 @@ def main() -> None:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.old, "src"],
                                  check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(old_src)], input=archive, check=True)
+    new_src = work / "new" / "src"  # a copy: the checkout may change while this runs
+    if not new_src.exists():
+        shutil.copytree(ROOT / "src", new_src, ignore=shutil.ignore_patterns("__pycache__"))
     codes = [(f"before ({args.old}): full replay", old_src / "src", "old"),
-             ("now: snapshot + tail", ROOT / "src", "new")]
+             ("now: snapshot + tail", new_src, "new")]
     print(f"{args.rooms} {args.variant} rooms (a player and 3 bots each), kill -9, restart; "
           f"server on core {SERVER_CORE}, {args.concurrency} resuming clients on core "
           f"{CLIENT_CORE}")

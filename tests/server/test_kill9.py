@@ -137,38 +137,39 @@ async def test_versions_never_go_back_across_kill_9(served: Any) -> None:
     await bob.close()
 
 
-async def test_a_decision_keeps_its_remaining_time_across_kill_9(served: Any) -> None:
-    server: Served = served("timers={arrange=30.0}", "restore_grace=1.0")
+async def asked_then_killed(server: Served, wait: float) -> tuple[dict[str, Any],
+                                                                 dict[str, Any], float]:
+    """A dragon room against three bots: the player is asked, ``wait`` seconds pass, the
+    server is killed and started again, the player resumes. Returns the state that asked,
+    the state after the resume and the milliseconds between them."""
     server.start()
     room = (await server.admin(command="create", variant="dragon", bots=3))["room"]
     ann, token = await server.seat(room, "ann")
     await ann.send({"type": "ready"})
-    state = await ann.until_state(lambda s: s["phase"] == "playing" and 0 in s["to_act"])
-    assert 29_000 <= state["deadline_ms"] <= 30_000
-    asked = time.monotonic()
-    time.sleep(2.0)
+    asked = await ann.until_state(lambda s: s["phase"] == "playing" and 0 in s["to_act"])
+    since = time.monotonic()
+    time.sleep(wait)
     server.kill()
     server.start()
     again, resumed = await server.resume(room, token)
     await again.close()
-    gone = (time.monotonic() - asked) * 1000
-    left = resumed["deadline_ms"]
+    return asked, resumed, (time.monotonic() - since) * 1000
+
+
+async def test_a_decision_keeps_its_remaining_time_across_kill_9(served: Any) -> None:
+    asked, resumed, gone = await asked_then_killed(
+        served("timers={arrange=30.0}", "restore_grace=1.0"), 2.0
+    )
+    assert 29_000 <= asked["deadline_ms"] <= 30_000
     assert 0 in resumed["to_act"]
     # what was left, not a fresh 30 s (and nothing played for ann meanwhile)
+    left = resumed["deadline_ms"]
     assert 30_000 - gone - 1_500 <= left <= 30_000 - gone + 500, (left, gone)
 
 
 async def test_a_nearly_spent_decision_gets_the_restore_grace(served: Any) -> None:
-    server: Served = served("timers={arrange=3.0}", "restore_grace=8.0")
-    server.start()
-    room = (await server.admin(command="create", variant="dragon", bots=3))["room"]
-    ann, token = await server.seat(room, "ann")
-    await ann.send({"type": "ready"})
-    await ann.until_state(lambda s: s["phase"] == "playing" and 0 in s["to_act"])
-    time.sleep(2.5)
-    server.kill()
-    server.start()
-    again, resumed = await server.resume(room, token)
-    await again.close()
+    _, resumed, _ = await asked_then_killed(
+        served("timers={arrange=3.0}", "restore_grace=8.0"), 2.5
+    )
     assert 0 in resumed["to_act"] and resumed["hand"] == 0  # the timeout did not fire
     assert 6_500 <= resumed["deadline_ms"] <= 8_000
