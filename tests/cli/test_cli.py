@@ -58,7 +58,20 @@ def test_the_schema_matches_the_golden_file(capsys: pytest.CaptureFixture[str]) 
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(GOLDEN.read_text()) == json.loads(json.dumps(schema()))
     kinds = printed["client_to_server"]["discriminator"]["mapping"]
-    assert set(kinds) == {"hello", "join", "resume", "ready", "act", "leave", "ping"}
+    assert set(kinds) == {
+        "hello",
+        "join",
+        "resume",
+        "ready",
+        "act",
+        "leave",
+        "ping",
+        "lobby",
+        "create_room",
+        "add_bot",
+        "remove_bot",
+        "rematch",
+    }
 
 
 def test_selfplay_reports_each_level(race: None, capsys: pytest.CaptureFixture[str]) -> None:

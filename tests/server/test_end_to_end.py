@@ -70,9 +70,10 @@ def served(tmp_path: Path) -> Iterator[tuple[int, list[str]]]:
         yield port, [*common, "--port", str(port)]
     finally:
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=30)
         assert proc.returncode == 0, err
         assert "server_stopped" in err
+        assert f"serving http://127.0.0.1:{port}/ (open it in a browser" in out
 
 
 async def test_a_full_dragon_match_against_three_bots_with_a_reconnect(

@@ -85,6 +85,7 @@ def cmd_room(args: argparse.Namespace) -> int:
             ) from None
         request.update(
             variant=args.variant,
+            preset=args.preset,
             seats=args.seats,
             bots=args.bots,
             bot_level=args.bot_level,
@@ -277,7 +278,10 @@ def build_parser() -> argparse.ArgumentParser:
         if name in ("create", "start"):
             rp.add_argument("--bot-level", type=int, default=1, help="bot level (0 = random)")
         if name == "create":
-            rp.add_argument("--variant", required=True)
+            rp.add_argument("--variant", help="the variant (default: the preset's)")
+            rp.add_argument(
+                "--preset", help="room preset by name (default: the variant's own preset)"
+            )
             rp.add_argument("--seats", type=int)
             rp.add_argument("--bots", type=int, default=0, help="bots in the last N seats")
             rp.add_argument("--option", action="append", metavar="KEY=VALUE")

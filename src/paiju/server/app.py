@@ -39,14 +39,17 @@ from paiju.server.errors import (
     MalformedFrame,
     RateLimited,
     RoomClosed,
+    RoomsDisabled,
     UnsupportedVersion,
 )
+from paiju.server.http import is_upgrade, serve_file, web_root
+from paiju.server.lobby import check_name, lobby_message
 from paiju.server.rooms import Room, RoomManager
 from paiju.server.sessions import Session, TokenBucket, new_token, token_hash
 from paiju.table import commands as c
 from paiju.table.effects import Effect
-from paiju.table.errors import NotSeated
-from paiju.table.table import CLOSED, Table
+from paiju.table.errors import NotSeated, WrongPhase
+from paiju.table.table import CLOSED, FINISHED, Table
 
 log = structlog.get_logger("paiju.server")
 
@@ -103,6 +106,7 @@ class PaijuServer:
         self.rooms = RoomManager(config, store)
         self.sessions: set[Session] = set()
         self._server: Server | None = None
+        self._web_root = web_root(config.web_root)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -119,8 +123,22 @@ class PaijuServer:
             ping_timeout=20,
         )
         port = self._server.sockets[0].getsockname()[1] if self._server.sockets else None
-        log.info("server_started", host=self.config.host, port=port, rooms_restored=restored)
+        log.info(
+            "server_started",
+            host=self.config.host,
+            port=port,
+            rooms_restored=restored,
+            url=self.url,
+        )
         return self._server
+
+    @property
+    def url(self) -> str:
+        """The address to open in a browser."""
+        host = self.config.host
+        shown = "127.0.0.1" if host in ("", "0.0.0.0") else host
+        shown = f"[{shown}]" if ":" in shown and not shown.startswith("[") else shown
+        return f"http://{shown}:{self.port}/"
 
     @property
     def port(self) -> int:
@@ -147,6 +165,9 @@ class PaijuServer:
 
     def _authorize(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?")[0]
+        if not is_upgrade(request):
+            # Plain HTTP on the same port: the browser client's page and files.
+            return serve_file(self._web_root, request.path)
         if path == "/admin":
             header = request.headers.get("Authorization", "")
             expected = f"Bearer {self.admin_token}"
@@ -244,6 +265,7 @@ class PaijuServer:
                     "protocol_version": p.PROTOCOL_VERSION,
                     "server": f"paiju {__version__}",
                     "variants": list(variants()),
+                    "player_rooms": self.config.player_rooms,
                 }
             )
             return
@@ -251,6 +273,12 @@ class PaijuServer:
             raise HelloRequired("send hello with protocol_version first")
         if isinstance(message, p.Ping):
             session.send({"type": "pong", "nonce": message.nonce})
+        elif isinstance(message, p.LobbyRequest):
+            session.send(lobby_message(self.rooms, self.config.player_rooms))
+        elif isinstance(message, p.CreateRoom):
+            await self._create_room(session, message)
+        elif isinstance(message, p.Rematch):
+            await self._rematch(session)
         elif isinstance(message, p.JoinRoom):
             await self._join(session, message)
         elif isinstance(message, p.Resume):
@@ -267,23 +295,78 @@ class PaijuServer:
         if message.spectate:
             await room.call(lambda table, now: self._watch(room, session, table, now))
             return
+        await self._take_seat(session, room, message.seat, check_name(message.name))
+
+    async def _take_seat(self, session: Session, room: Room, seat: int | None, name: str) -> None:
+        """Seat ``session`` in ``room`` (``seat``, or the first free one) with a new token."""
         token = new_token()
 
         def job(table: Table, now: float) -> tuple[int, list[Effect]]:
-            effects = table.handle(None, c.Join(message.name, message.seat), now)
-            seat = table.last_joined
-            assert seat is not None
+            effects = table.handle(None, c.Join(name, seat), now)
+            taken = table.last_joined
+            assert taken is not None
             try:
-                self.store.save_token(token_hash(token), room.room_id, seat)
+                self.store.save_token(token_hash(token), room.room_id, taken)
             except Exception:
                 # Without its token nobody could ever resume the seat: free it again. Both
                 # changes' effects are dropped, so clients and store never saw the seat taken.
-                table.handle(seat, c.Leave(), now)
+                table.handle(taken, c.Leave(), now)
                 raise
-            self._attach(room, session, seat, token)
-            return seat, effects
+            self._attach(room, session, taken, token)
+            return taken, effects
 
         await room.call(job)
+
+    async def _create_room(self, session: Session, message: p.CreateRoom) -> None:
+        """A player opens a room from a preset and takes seat 0."""
+        if not self.config.player_rooms:
+            raise RoomsDisabled("the operator does not let players open rooms on this server")
+        if session.room is not None:
+            raise AlreadyJoined(f"this connection is already in room {session.room.room_id}")
+        name = check_name(message.name)
+        room = self.rooms.create(
+            preset=message.preset,
+            options=dict(message.options),
+            bots=message.bots,
+            bot_level=message.bot_level,
+            private=message.private,
+            by_player=True,
+        )
+        self._log_for(session).info("room_created_by_player", room=room.room_id)
+        await self._take_seat(session, room, 0, name)
+
+    async def _rematch(self, session: Session) -> None:
+        """Move a seated player of a finished match to its rematch, in the same seat."""
+        old, seat = session.room, session.seat
+        if old is None or seat is None:
+            raise NotSeated("a rematch is for a seated player of a finished match")
+
+        def job(table: Table, now: float) -> tuple[tuple[Room, str], list[Effect]]:
+            if table.phase != FINISHED:
+                raise WrongPhase(f"the match is not over (the room is {table.phase})")
+            if table.rematch is not None:
+                return (self.rooms.get(table.rematch), table.seats[seat].name), []
+            new = self.rooms.create(
+                table.engine.name,
+                preset=table.preset,
+                options=dict(table.options),
+                private=table.private,
+                bot_seats={s: slot.bot_level for s, slot in enumerate(table.seats)
+                           if slot.kind == "bot"},
+                by_player=False,
+            )
+            return (new, table.seats[seat].name), table.handle(
+                None, c.OfferRematch(new.room_id), now
+            )
+
+        def leave_old(table: Table, now: float) -> tuple[None, list[Effect]]:
+            old.detach(session)
+            return None, []
+
+        new_room, name = await old.call(job)
+        await old.call(leave_old)
+        session.room, session.seat = None, None
+        await self._take_seat(session, new_room, seat, name)
 
     def _watch(
         self, room: Room, session: Session, table: Table, now: float
@@ -329,7 +412,7 @@ class PaijuServer:
         if room is None:
             raise NotSeated("this connection is in no room")
 
-        def job(table: Table, now: float) -> tuple[None, list[Effect]]:
+        def job(table: Table, now: float) -> tuple[bool, list[Effect]]:
             playing = seat is not None and table.phase != CLOSED
             effects = table.handle(seat, c.Leave(), now) if playing else []
             room.detach(session)
@@ -337,14 +420,21 @@ class PaijuServer:
                 # Inside the job, so a player who takes the freed seat next cannot lose the
                 # token it is given to this revocation.
                 self.store.revoke_tokens(room.room_id, seat)
-            return None, effects
+            nobody = all(slot.kind != "human" for slot in table.seats)
+            return nobody and table.phase != CLOSED, effects
 
+        abandoned = False
         try:
-            await room.call(job)
+            abandoned = await room.call(job)
         except RoomClosed:
             room.detach(session)  # the room's task has ended; its tokens are revoked already
         session.room, session.seat = None, None
         session.send({"type": "left", "room": room.room_id})
+        if abandoned and room.made_by_player:
+            # A room a player opened ends when its last player leaves: bots alone would
+            # otherwise play on (or wait) for nobody.
+            with contextlib.suppress(GameError):
+                await self.rooms.close(room.room_id, "every player left")
 
     async def _seated(self, session: Session, message: p.ClientMessage) -> None:
         room, seat = session.room, session.seat
@@ -355,6 +445,10 @@ class PaijuServer:
             command = c.Act(message.version, message.action)
         elif isinstance(message, p.SetReady):
             command = c.Ready(message.ready)
+        elif isinstance(message, p.AddBot):
+            command = c.AddBot(message.seat, message.level)
+        elif isinstance(message, p.RemoveBot):
+            command = c.RemoveBot(message.seat)
         else:
             raise InvalidMessage(f"unexpected message type {message.type!r}")
         await room.call(lambda table, now: (None, table.handle(seat, command, now)))
@@ -415,10 +509,11 @@ class PaijuServer:
         if request.command == "list":
             return [self._room_row(r.room_id) for r in self.store.list_rooms()]
         if request.command == "create":
-            if request.variant is None:
-                raise InvalidMessage("create needs a variant")
+            if request.variant is None and request.preset is None:
+                raise InvalidMessage("create needs a variant or a preset")
             room = self.rooms.create(
                 request.variant,
+                preset=request.preset,
                 seats=request.seats,
                 bots=request.bots,
                 bot_level=request.bot_level,
@@ -466,6 +561,12 @@ async def run_server(config: ServerConfig, store: Store) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
     server = PaijuServer(config, store, resolve_admin_token(config))
     await server.start()
+    where = "the configured admin_token" if config.admin_token else config.admin_token_file
+    print(
+        f"paiju: serving {server.url} (open it in a browser to play); "
+        f"admin token in {where}",
+        flush=True,
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from paiju.core.errors import InvalidOptions
+
 
 @dataclass(frozen=True)
 class ServerConfig:
@@ -28,6 +30,8 @@ class ServerConfig:
     bot_delay: float = 0.6
     between_hands: float = 4.0
     timers: dict[str, float] = field(default_factory=lambda: {"turn": 30.0, "claim": 10.0})
+    player_rooms: bool = True
+    web_root: str = ""
 
     def with_overrides(self, overrides: dict[str, Any]) -> ServerConfig:
         """A copy with the given settings replaced (``None`` values are ignored).
@@ -94,19 +98,76 @@ def parse_setting(text: str) -> tuple[str, Any]:
 
 @dataclass(frozen=True)
 class RoomPreset:
-    """A room preset (``configs/rooms/<variant>.toml``): default options and timers."""
+    """A room preset (``<rooms_dir>/<name>.toml``): a variant, default options and timers,
+    and ``choices``: the options a player may set when making a room, with allowed values."""
 
+    name: str
     variant: str
     options: dict[str, Any]
     timers: dict[str, float]
+    title: str = ""
+    choices: dict[str, list[Any]] = field(default_factory=dict)
+
+    def player_options(self, chosen: dict[str, Any]) -> dict[str, Any]:
+        """The preset's options with a player's ``chosen`` ones applied.
+
+        Raises ``InvalidOptions`` for an option the preset does not let players set, or a
+        value outside its allowed list."""
+        for key, value in chosen.items():
+            allowed = self.choices.get(key)
+            if allowed is None:
+                open_ = ", ".join(sorted(self.choices)) or "none"
+                raise InvalidOptions(
+                    f"preset {self.name} does not let players set {key!r} (they may set: {open_})"
+                )
+            if not any(_same(value, a) for a in allowed):
+                raise InvalidOptions(
+                    f"{key} = {value!r} is not allowed in preset {self.name}; "
+                    f"choose one of {allowed}"
+                )
+        return {**self.options, **chosen}
 
 
-def load_preset(rooms_dir: str | Path, variant: str) -> RoomPreset:
-    """The preset for ``variant``, or an empty one if the file does not exist."""
-    path = Path(rooms_dir) / f"{variant}.toml"
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality: ``True`` is not ``1``, ``1`` is ``1.0``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)
+
+
+def load_presets(rooms_dir: str | Path) -> dict[str, RoomPreset]:
+    """Every preset of ``rooms_dir`` by name (the file's stem), sorted by name.
+
+    Raises ``ValueError`` naming the file for one that cannot be read."""
+    folder = Path(rooms_dir)
+    presets: dict[str, RoomPreset] = {}
+    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+        presets[path.stem] = _read_preset(path)
+    return presets
+
+
+def _read_preset(path: Path) -> RoomPreset:
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+        timers = {str(k): float(v) for k, v in data.get("timers", {}).items()}
+        choices = {str(k): list(v) for k, v in data.get("choices", {}).items()}
+        return RoomPreset(
+            name=path.stem,
+            variant=str(data.get("variant", path.stem)),
+            options=dict(data.get("options", {})),
+            timers=timers,
+            title=str(data.get("title", "")),
+            choices=choices,
+        )
+    except (OSError, ValueError, TypeError) as exc:
+        raise ValueError(f"cannot read the room preset {path}: {exc}") from exc
+
+
+def load_preset(rooms_dir: str | Path, name: str) -> RoomPreset:
+    """The preset called ``name`` (by convention each variant's default preset carries the
+    variant's name), or an empty one for that variant if there is no such file."""
+    path = Path(rooms_dir) / f"{name}.toml"
     if not path.exists():
-        return RoomPreset(variant, {}, {})
-    with open(path, "rb") as handle:
-        data = tomllib.load(handle)
-    timers = {str(k): float(v) for k, v in data.get("timers", {}).items()}
-    return RoomPreset(variant, dict(data.get("options", {})), timers)
+        return RoomPreset(name, name, {}, {})
+    return _read_preset(path)

@@ -54,6 +54,24 @@ class AlreadyJoined(GameError):
     code = "already_joined"
 
 
+class InvalidName(GameError):
+    """A player name that is empty, too long, or holds control or bidirectional characters."""
+
+    code = "invalid_name"
+
+
+class RoomsDisabled(GameError):
+    """The operator does not let players open rooms (setting ``player_rooms``)."""
+
+    code = "rooms_disabled"
+
+
+class UnknownPreset(GameError):
+    """No room preset by that name."""
+
+    code = "unknown_preset"
+
+
 class RoomClosed(WrongPhase):
     """The room was closed (or its server is stopping); nothing more happens in it."""
 
@@ -79,5 +97,8 @@ ERROR_CODES: dict[str, str] = {
     "game_over": "the hand or match is over",
     "invalid_options": "a table option is unknown or has an unsupported value",
     "unknown_variant": "no variant by that name",
+    "invalid_name": "the name is empty, longer than 24 characters, or has control characters",
+    "rooms_disabled": "the operator does not let players open rooms",
+    "unknown_preset": "no room preset by that name",
     "internal_error": "the server failed to carry out the message; resume if in doubt",
 }

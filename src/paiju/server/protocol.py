@@ -17,7 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 #: client may ignore) keep the number, anything else increases it.
 PROTOCOL_VERSION = 1
 
-Name = Annotated[str, Field(min_length=1, max_length=40)]
+#: A player's name as sent; the server checks it further (length after trimming, no control
+#: or bidirectional-override characters) and refuses it with ``invalid_name``.
+Name = Annotated[str, Field(min_length=1, max_length=200)]
 RoomId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
@@ -82,8 +84,60 @@ class Ping(_Message):
     nonce: int | str | None = None
 
 
+class LobbyRequest(_Message):
+    """Ask for the lobby: the presets players may open rooms from, and the public rooms."""
+
+    type: Literal["lobby"]
+
+
+class CreateRoom(_Message):
+    """Open a room from a preset and take seat 0; bots take the last ``bots`` seats."""
+
+    type: Literal["create_room"]
+    preset: str = Field(min_length=1, max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict)
+    bots: int = Field(default=0, ge=0, le=15)
+    bot_level: int = Field(default=1, ge=0, le=9)
+    private: bool = False
+    name: Name = "player"
+
+
+class AddBot(_Message):
+    """Put a bot in an empty seat of a waiting room (any seated player)."""
+
+    type: Literal["add_bot"]
+    seat: int = Field(ge=0, le=15)
+    level: int = Field(default=1, ge=0, le=9)
+
+
+class RemoveBot(_Message):
+    """Take the bot out of a seat of a waiting room (any seated player)."""
+
+    type: Literal["remove_bot"]
+    seat: int = Field(ge=0, le=15)
+
+
+class Rematch(_Message):
+    """After a finished match: move to its rematch room, in the same seat (the first
+    request makes the room)."""
+
+    type: Literal["rematch"]
+
+
 ClientMessage = Annotated[
-    Hello | JoinRoom | Resume | SetReady | Act | LeaveRoom | Ping, Field(discriminator="type")
+    Hello
+    | JoinRoom
+    | Resume
+    | SetReady
+    | Act
+    | LeaveRoom
+    | Ping
+    | LobbyRequest
+    | CreateRoom
+    | AddBot
+    | RemoveBot
+    | Rematch,
+    Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -98,6 +152,7 @@ class Welcome(_Message):
     protocol_version: int
     server: str
     variants: list[str]
+    player_rooms: bool = True
 
 
 class Joined(_Message):
@@ -135,6 +190,9 @@ class State(_Message):
     decision_version: int | None
     deadline_ms: int | None
     view: dict[str, Any] | None
+    preset: str | None = None
+    private: bool = False
+    rematch: str | None = None
 
 
 class EventBody(_Message):
@@ -176,8 +234,43 @@ class Left(_Message):
     room: str
 
 
+class Preset(_Message):
+    """A room preset players may open rooms from."""
+
+    name: str
+    variant: str
+    title: str
+    seats: int
+    options: dict[str, Any]
+    timers: dict[str, float]
+    choices: dict[str, list[Any]]
+
+
+class RoomRow(_Message):
+    """A public room as the lobby lists it."""
+
+    room: str
+    variant: str
+    preset: str | None
+    phase: Literal["waiting", "playing", "hand_over", "finished", "closed"]
+    hand: int
+    seats: list[SeatInfo]
+    free: list[int]
+    spectators: int
+
+
+class Lobby(_Message):
+    """Answer to ``lobby``: presets and the live public rooms, newest first."""
+
+    type: Literal["lobby"]
+    player_rooms: bool
+    presets: list[Preset]
+    rooms: list[RoomRow]
+
+
 ServerMessage = Annotated[
-    Welcome | Joined | State | GameEvent | Error | Pong | Left, Field(discriminator="type")
+    Welcome | Joined | State | GameEvent | Error | Pong | Left | Lobby,
+    Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
@@ -192,6 +285,7 @@ class AdminRequest(_Message):
     command: Literal["create", "list", "show", "close", "start"]
     room: str | None = None
     variant: str | None = None
+    preset: str | None = Field(default=None, max_length=64)
     seats: int | None = Field(default=None, ge=1, le=16)
     bots: int = Field(default=0, ge=0, le=16)
     bot_level: int = Field(default=1, ge=0, le=9)

@@ -20,10 +20,10 @@ import structlog
 from paiju.bots import make_bot
 from paiju.core.errors import GameError, InvalidOptions
 from paiju.core.rng import SeededRng
-from paiju.engines.base import get_engine
+from paiju.engines.base import get_engine, variants
 from paiju.persistence.store import RoomRecord, Store, write
-from paiju.server.config import ServerConfig, load_preset
-from paiju.server.errors import RoomClosed, UnknownRoom
+from paiju.server.config import RoomPreset, ServerConfig, load_preset, load_presets
+from paiju.server.errors import RoomClosed, UnknownPreset, UnknownRoom
 from paiju.server.sessions import Session
 from paiju.table.effects import SPECTATORS, Effect, Persist, Send
 from paiju.table.table import (
@@ -58,6 +58,7 @@ class Room:
         )
         self._task: asyncio.Task[None] | None = None
         self.closed = False
+        self.made_by_player = False  # such a room closes when its last player leaves
         self._hold_until = 0.0
         self.log = log.bind(room=table.room_id, variant=table.engine.name)
 
@@ -184,6 +185,7 @@ class RoomManager:
         self.config = config
         self.store = store
         self.rooms: dict[str, Room] = {}
+        self.presets = usable_presets(config.rooms_dir)
 
     def get(self, room_id: str) -> Room:
         """The live room; ``UnknownRoom`` if there is none."""
@@ -194,53 +196,87 @@ class RoomManager:
 
     def create(
         self,
-        variant: str,
+        variant: str | None = None,
         *,
+        preset: str | None = None,
         seats: int | None = None,
         bots: int = 0,
         bot_level: int = 1,
         options: dict[str, Any] | None = None,
         seed: str | None = None,
         room_id: str | None = None,
+        private: bool = False,
+        bot_seats: dict[int, int] | None = None,
+        by_player: bool = False,
     ) -> Room:
-        """Make a room from the variant's preset plus ``options``; the last ``bots`` seats
-        get bots. Raises ``GameError`` (unknown variant, bad options, too many rooms)."""
+        """Make a room from a preset (by default the variant's own) plus ``options``.
+
+        The last ``bots`` seats get bots of ``bot_level``; ``bot_seats`` (seat -> level)
+        places bots exactly instead. ``by_player`` rooms take only the options the preset's
+        ``choices`` allow. Raises ``GameError`` (unknown variant or preset, bad options, too
+        many rooms)."""
+        self._check_capacity()
+        chosen = self._preset(variant, preset)
+        engine = get_engine(chosen.variant)
+        extra = options or {}
+        raw = chosen.player_options(extra) if by_player else {**chosen.options, **extra}
+        if seats is not None and "seats" in engine.normalize_options(raw):
+            raw["seats"] = seats
+        normalized = engine.normalize_options(raw)
+        count = engine.seat_count(normalized)
+        if seats is not None and seats != count:
+            raise InvalidOptions(f"{chosen.variant} is played by {count} seats, not {seats}")
+        if bots > count - (1 if by_player else 0):
+            raise InvalidOptions(f"{bots} bots do not fit {count} seats")
+        placed = bot_seats if bot_seats is not None else {
+            seat: bot_level for seat in range(count - bots, count)
+        }
+        record = RoomRecord(
+            room_id=room_id or secrets.token_hex(8 if private else 4),
+            variant=chosen.variant,
+            options=normalized,
+            seed=seed if seed is not None else secrets.token_hex(16),
+            settings=self._settings(chosen, private=private, by_player=by_player),
+            created_at=time.time(),
+            totals=[0] * count,
+        )
+        table = self._table(record)
+        for seat, level in sorted(placed.items()):
+            table.add_bot(seat, level)
+        self.store.create_room(record)
+        return self._open(table, record)
+
+    def _check_capacity(self) -> None:
         # Finished rooms stay open for their result but no longer count: otherwise the
         # server would refuse every create after max_rooms matches until an operator closed
         # them by hand.
         active = [r for r in self.rooms.values() if r.table.phase not in (FINISHED, CLOSED)]
         if len(active) >= self.config.max_rooms:
             raise InvalidOptions(f"the server already has {self.config.max_rooms} active rooms")
-        engine = get_engine(variant)
-        preset = load_preset(self.config.rooms_dir, variant)
-        raw = {**preset.options, **(options or {})}
-        if seats is not None and "seats" in engine.normalize_options(raw):
-            raw["seats"] = seats
-        normalized = engine.normalize_options(raw)
-        count = engine.seat_count(normalized)
-        if seats is not None and seats != count:
-            raise InvalidOptions(f"{variant} is played by {count} seats, not {seats}")
-        if bots > count:
-            raise InvalidOptions(f"{bots} bots do not fit {count} seats")
-        settings = {
+
+    def _preset(self, variant: str | None, preset: str | None) -> RoomPreset:
+        """The named preset, or the variant's default one (which may be empty)."""
+        if preset is None:
+            if variant is None:
+                raise InvalidOptions("name a variant or a preset")
+            return self.presets.get(variant) or load_preset(self.config.rooms_dir, variant)
+        found = self.presets.get(preset)
+        if found is None:
+            known = ", ".join(sorted(self.presets)) or "none"
+            raise UnknownPreset(f"no room preset {preset!r}; presets: {known}")
+        if variant is not None and variant != found.variant:
+            raise InvalidOptions(f"preset {preset} is for {found.variant}, not {variant}")
+        return found
+
+    def _settings(self, preset: RoomPreset, *, private: bool, by_player: bool) -> dict[str, Any]:
+        return {
             "timers": {**self.config.timers, **preset.timers},
             "bot_delay": self.config.bot_delay,
             "between_hands": self.config.between_hands,
+            "preset": preset.name,
+            "private": private,
+            "by_player": by_player,
         }
-        record = RoomRecord(
-            room_id=room_id or secrets.token_hex(4),
-            variant=variant,
-            options=normalized,
-            seed=seed if seed is not None else secrets.token_hex(16),
-            settings=settings,
-            created_at=time.time(),
-            totals=[0] * count,
-        )
-        table = self._table(record)
-        for seat in range(count - bots, count):
-            table.add_bot(seat, bot_level)
-        self.store.create_room(record)
-        return self._open(table, record)
 
     def _table(self, record: RoomRecord) -> Table:
         engine = get_engine(record.variant)
@@ -254,10 +290,14 @@ class RoomManager:
             bot_delay=float(record.settings.get("bot_delay", 0.0)),
             between_hands=float(record.settings.get("between_hands", 0.0)),
         )
-        return Table(record.room_id, engine, record.options, seed, settings, bot_factory)
+        table = Table(record.room_id, engine, record.options, seed, settings, bot_factory)
+        table.preset = record.settings.get("preset")
+        table.private = bool(record.settings.get("private", False))
+        return table
 
     def _open(self, table: Table, record: RoomRecord) -> Room:
         room = Room(table, self.store)
+        room.made_by_player = bool(record.settings.get("by_player", False))
         write(self.store, record.room_id, table.status())
         self.rooms[record.room_id] = room
         room.start()
@@ -317,3 +357,23 @@ class RoomManager:
         """Stop every room's task after what it has queued (the rooms stay open on disk)."""
         for room in list(self.rooms.values()):
             await room.stop()
+
+
+def usable_presets(rooms_dir: str) -> dict[str, RoomPreset]:
+    """The presets of ``rooms_dir`` whose variant is registered and whose options are valid;
+    any other is logged and left out, so one broken file does not stop the server."""
+    usable: dict[str, RoomPreset] = {}
+    for name, preset in load_presets(rooms_dir).items():
+        try:
+            if preset.variant not in variants():
+                raise InvalidOptions(f"no variant {preset.variant!r}")
+            engine = get_engine(preset.variant)
+            engine.normalize_options(preset.options)
+            for key, values in preset.choices.items():
+                for value in values:
+                    engine.normalize_options({**preset.options, key: value})
+        except GameError as exc:
+            log.warning("preset_skipped", preset=name, reason=exc.message)
+            continue
+        usable[name] = preset
+    return usable

@@ -54,4 +54,29 @@ class Close:
     reason: str = "closed by the operator"
 
 
-Command = Join | Leave | Ready | Connected | Act | Start | Close
+@dataclass(frozen=True)
+class AddBot:
+    """A seated player (or the operator) puts a bot of ``level`` in an empty seat while the
+    room waits for players."""
+
+    seat: int
+    level: int = 1
+
+
+@dataclass(frozen=True)
+class RemoveBot:
+    """A seated player (or the operator) takes the bot out of ``seat`` while the room waits."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class OfferRematch:
+    """The match is over and ``room`` is its rematch; every viewer is told."""
+
+    room: str
+
+
+Command = (
+    Join | Leave | Ready | Connected | Act | Start | Close | AddBot | RemoveBot | OfferRematch
+)

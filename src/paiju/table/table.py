@@ -22,11 +22,23 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from paiju.core.errors import IllegalAction, NotYourTurn, StaleVersion
+from paiju.core.errors import IllegalAction, InvalidOptions, NotYourTurn, StaleVersion
 from paiju.core.rng import SeededRng
 from paiju.core.seats import Seat
 from paiju.engines.base import Engine, Event, MatchInfo
-from paiju.table.commands import Act, Close, Command, Connected, Join, Leave, Ready, Start
+from paiju.table.commands import (
+    Act,
+    AddBot,
+    Close,
+    Command,
+    Connected,
+    Join,
+    Leave,
+    OfferRematch,
+    Ready,
+    RemoveBot,
+    Start,
+)
 from paiju.table.effects import (
     SPECTATORS,
     ActionRecord,
@@ -152,6 +164,9 @@ class Table:
         self._seen: dict[Seat, int] = {}  # per viewer (seat or SPECTATORS): its own version
         self._seen_floor = 0  # where counters start (after a restore: above any old version)
         self._next_hand_at: float | None = None
+        self.preset: str | None = None  # how the room was made, for the lobby and clients
+        self.private = False
+        self.rematch: str | None = None  # the room id of this match's rematch, once offered
 
     # ------------------------------------------------------------------ commands
 
@@ -168,6 +183,12 @@ class Table:
             return self._start(command.bot_level, now)
         if isinstance(command, Close):
             return self._close(command.reason)
+        if isinstance(command, AddBot):
+            return self._add_bot(command.seat, command.level, now)
+        if isinstance(command, RemoveBot):
+            return self._remove_bot(command.seat, now)
+        if isinstance(command, OfferRematch):
+            return self._offer_rematch(command.room, now)
         if seat is None:
             raise NotSeated("join a seat first")
         if isinstance(command, Act):
@@ -233,12 +254,39 @@ class Table:
 
     def add_bot(self, seat: Seat, level: int) -> None:
         """Put a bot in an empty seat before the match starts (operator set-up)."""
-        if self.phase != WAITING or self.seats[seat].kind != "empty":
+        if self.phase != WAITING:
+            raise WrongPhase("bots can be added only while the room waits for players")
+        if not 0 <= seat < self.seat_count or self.seats[seat].kind != "empty":
             raise SeatTaken(f"seat {seat} is not free")
         self._make_bot(seat, level, f"bot {seat}")
 
+    def _add_bot(self, seat: Seat, level: int, now: float) -> list[Effect]:
+        self.add_bot(seat, level)
+        effects = self._changed(now)
+        if self._all_ready():
+            effects += self._begin_match(now)
+        return effects
+
+    def _remove_bot(self, seat: Seat, now: float) -> list[Effect]:
+        if self.phase != WAITING:
+            raise WrongPhase("bots can be removed only while the room waits for players")
+        if not 0 <= seat < self.seat_count or self.seats[seat].kind != "bot":
+            raise SeatTaken(f"seat {seat} holds no bot")
+        self.seats[seat] = SeatSlot()
+        del self.bots[seat]
+        return self._changed(now)
+
+    def _offer_rematch(self, room: str, now: float) -> list[Effect]:
+        if self.phase != FINISHED:
+            raise WrongPhase(f"a rematch needs a finished match (the room is {self.phase})")
+        self.rematch = room
+        return self._changed(now)
+
     def _make_bot(self, seat: Seat, level: int, name: str) -> None:
-        bot = self._bot_factory(seat, level)
+        try:
+            bot = self._bot_factory(seat, level)
+        except ValueError as exc:  # the variant has no bot of that level
+            raise InvalidOptions(str(exc)) from exc
         self.seats[seat] = SeatSlot(kind="bot", name=name, bot_level=level, ready=True)
         self.bots[seat] = bot
 
@@ -462,6 +510,9 @@ class Table:
             "decision_version": waiting.shown_from if waiting is not None else None,
             "deadline_ms": deadline_ms,
             "view": self.engine.view(self.state, seat) if self.state is not None else None,
+            "preset": self.preset,
+            "private": self.private,
+            "rematch": self.rematch,
         }
 
     def _public_waiting(self) -> set[Seat]:
