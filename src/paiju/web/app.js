@@ -100,6 +100,17 @@ function App() {
     <main>${room ? html`<${Room} id=${room} />` : html`<${Lobby} />`}</main>`;
 }
 
+// Chinese appears only as an extra label: hide it where no installed font has the glyphs
+// (they would show as empty boxes), so the page never depends on a CJK font.
+function hasCjkFont() {
+  const ctx = document.createElement("canvas").getContext("2d");
+  if (!ctx) return true;
+  ctx.font = "32px sans-serif";
+  const w = (t) => ctx.measureText(t).width;
+  return w("丢麻") !== w("\uffff\uffff");
+}
+if (!hasCjkFont()) document.documentElement.classList.add("no-cjk");
+
 window.addEventListener("error", (e) => notify(`The page failed: ${e.message}`));
 connect();
 const root = document.getElementById("app");

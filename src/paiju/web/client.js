@@ -213,7 +213,12 @@ export function actAll(actions) {
 const yourTurnListeners = new Set();
 export const onYourTurn = (fn) => yourTurnListeners.add(fn);
 let describeEvent = () => null;
-export const setDescriber = (fn) => (describeEvent = fn);
+let eventHook = () => null;
+/** ``describe(event, me, state)``: what the server did for ``me``; ``hook(event, state)``. */
+export const setDescriber = (describe, hook) => {
+  describeEvent = describe;
+  eventHook = hook;
+};
 let recent = []; // events since the last state
 
 function receive(msg) {
@@ -305,6 +310,7 @@ function onEvent(ev) {
   S.events = [...S.events.slice(-300), ev];
   if (ev.kind === "hand_scored") S.scored = ev.data;
   if (ev.kind === "discard") S.lastDiscard = { seat: ev.data.seat };
+  if (S.state) eventHook(ev, S.state);
 }
 
 export function waitingOnMe(st) {

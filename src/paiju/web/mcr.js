@@ -3,7 +3,7 @@
 import { html, useRef } from "./vendor/preact-htm.js";
 import { S, act } from "./client.js";
 import { Tile, tileLabel, tileName } from "./draw.js";
-import { Felt, SeatHead, ResultFrame, Choices, useKeys, positionKey, arrowFocus, passKey, choiceKey, seatName, fmt, places as placesOf } from "./table.js";
+import { Felt, SeatHead, ResultFrame, Choices, useKeys, positionKey, arrowFocus, passKey, choiceKey, seatName, fmt } from "./table.js";
 
 const WIND = { F1: "East", F2: "South", F3: "West", F4: "North" };
 const CLAIM_ORDER = ["hu", "gang", "peng", "chi", "pass"];
@@ -45,12 +45,13 @@ function badges(v, seat) {
 }
 
 function Other({ st, seat }) {
-  const v = st.view, p = v.players[seat];
+  const v = st.view, p = v.players[seat], last = lastDiscard(v);
   return html`<${SeatHead} st=${st} seat=${seat} badges=${badges(v, seat)} />
     <${Melds} p=${p} order=${v.order} />
     ${p.hand
       ? html`<div class="hand small revealed">${p.hand.map((t) => html`<${Tile} code=${t} cls="small" />`)}</div>`
-      : html`<div class="count">${p.concealed_count} tiles</div>`}`;
+      : html`<div class="count">${p.concealed_count} tiles</div>`}
+    <${River} p=${p} lastSeat=${last.seat} lastCount=${last.count} />`;
 }
 
 function lastDiscard(v) {
@@ -59,21 +60,12 @@ function lastDiscard(v) {
   return ld && ld.count !== undefined ? ld : { seat: -1 };
 }
 
-function Center({ st, at }) {
+function Center({ st }) {
   const v = st.view;
-  const last = lastDiscard(v);
-  const river = (pos) => {
-    const seat = Object.keys(at).find((s) => at[s] === pos);
-    return seat === undefined ? null : html`<div class=${`rv ${pos}`}><${River} p=${v.players[+seat]} lastSeat=${last.seat} lastCount=${last.count} /></div>`;
-  };
-  return html`<div class="mcr-center">
-    ${river("top")}${river("left")}
-    <div class="info">
-      <div><b>${WIND[v.prevalent_wind]}</b> round</div>
-      <div data-wall=${v.wall_count}>wall <b>${v.wall_count}</b></div>
-      <div>dealer <b>${seatName(st, v.dealer)}</b></div>
-    </div>
-    ${river("right")}${river("bottom")}
+  return html`<div class="info">
+    <div><b>${WIND[v.prevalent_wind]}</b> round</div>
+    <div data-wall=${v.wall_count}>wall <b>${v.wall_count}</b></div>
+    <div>dealer <b>${seatName(st, v.dealer)}</b></div>
   </div>`;
 }
 
@@ -121,7 +113,9 @@ function Mine({ st }) {
   });
   const tileButton = (t, i, cls = "") => html`<${Tile} code=${t} pos=${i + 1} cls=${cls} disabled=${!canDiscard(t)}
     title=${`${tileName(t)} (${tileLabel(t)})${canDiscard(t) ? " — discard" : ""}`} onClick=${() => act(`discard ${t}`)} />`;
+  const last = lastDiscard(v);
   return html`<${SeatHead} st=${st} seat=${me} badges=${badges(v, me)} />
+    <${River} p=${p} lastSeat=${last.seat} lastCount=${last.count} />
     <${Melds} p=${p} order=${v.order} />
     ${st.you === null
       ? (p.hand ? html`<div class="hand revealed">${p.hand.map((t) => html`<${Tile} code=${t} />`)}</div>` : html`<div class="count">${p.concealed_count} tiles</div>`)
@@ -161,7 +155,7 @@ export function Table({ st }) {
   const v = st.view;
   return html`<${Felt} st=${st} variant="mcr"
     other=${(seat) => html`<${Other} st=${st} seat=${seat} />`}
-    center=${html`<${Center} st=${st} at=${placesOf(st)} />`}
+    center=${html`<${Center} st=${st} />`}
     mine=${html`<${Mine} st=${st} />`} />
     ${v.result && st.phase !== "playing" ? html`<${Result} st=${st} />` : null}`;
 }

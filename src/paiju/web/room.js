@@ -10,12 +10,18 @@ import * as diu from "./diu.js";
 import * as dragon from "./dragon.js";
 
 const VARIANTS = { mcr, shengji, diu, dragon };
-export const TITLES = { mcr: "MCR mahjong", shengji: "Shengji", diu: "Diu (绥江丢)", dragon: "Dragon (牌九接龙)" };
+export const TITLES = { mcr: "MCR mahjong", shengji: "Shengji", diu: "Suijiang diu", dragon: "Pai gow dragon" };
 
-setDescriber((ev, me, st) => {
-  const v = VARIANTS[st.variant];
-  return v && v.describe ? v.describe(ev, me) : null;
-});
+setDescriber(
+  (ev, me, st) => {
+    const v = VARIANTS[st.variant];
+    return v && v.describe ? v.describe(ev, me) : null;
+  },
+  (ev, st) => {
+    const v = VARIANTS[st.variant];
+    if (v && v.onEvent) v.onEvent(ev, st);
+  },
+);
 
 export function inviteLink(room) {
   return `${location.origin}/#/room/${room}`;

@@ -89,7 +89,8 @@ export function Countdown({ st }) {
   if (st.deadline_ms === null || st.deadline_ms === undefined) return null;
   const left = Math.max(0, st.deadline_ms - (performance.now() - S.stateAt));
   const secs = Math.ceil(left / 1000);
-  return html`<span class=${`timer${secs <= 5 ? " urgent" : ""}`} role="timer" aria-label=${`${secs} seconds left`}>${secs}s</span>`;
+  const text = secs >= 60 ? `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}` : `${secs}s`;
+  return html`<span class=${`timer${secs <= 5 ? " urgent" : ""}`} role="timer" data-seconds=${secs} aria-label=${`${secs} seconds left`}>${text}</span>`;
 }
 
 /** The name plate of a seat: name, badges, turn highlight and (for you) the countdown. */

@@ -1,0 +1,109 @@
+"""Playing by clicking in the page: one step of each variant, chosen from what the page
+offers (enabled tiles, cards and buttons), never from the protocol."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+#: The page is waiting for us, or shows a result.
+READY = "[data-result], .plate.you[data-turn=true] ~ *, .seat.mine .prompt"
+
+
+def click_first(page: Any, selectors: list[str]) -> bool:
+    """Click the first enabled element matching one of ``selectors``."""
+    for selector in selectors:
+        found = page.locator(f"{selector}:not([disabled])")
+        if found.count():
+            try:
+                found.first.click(timeout=3000)
+            except Exception:
+                return False  # the page moved on meanwhile: look again
+            return True
+    return False
+
+
+def mcr_step(page: Any) -> bool:
+    """Win when offered, pass claims, else discard the drawn tile (or the last one)."""
+    return click_first(
+        page,
+        [
+            "[data-action=hu]",
+            "[data-prompt=claim] [data-action=pass]",
+            ".mcr-hand button.drawn",
+            ".mcr-hand button.tile",
+        ],
+    )
+
+
+def shengji_step(page: Any) -> bool:
+    """Pass bids, bury the first eight buryable cards, call the first friend, play the first
+    legal play the page lists."""
+    if page.locator("[data-prompt=bid]").count():
+        return click_first(page, ["[data-prompt=bid] [data-action=pass]"])
+    if page.locator("[data-prompt=bury]").count():
+        cards = page.locator(".hand-cards button.card:not([disabled]):not(.selected)")
+        need = int(page.locator("[data-bury]").inner_text().split("/")[1])
+        for i in range(need):
+            cards.nth(0).click()
+        return click_first(page, ["[data-bury]"])
+    if page.locator("[data-prompt=friend]").count():
+        return click_first(page, ["[data-prompt=friend] button.choice"])
+    if page.locator("[data-prompt=play]").count():
+        if not page.locator("[data-suggest]").count():
+            page.locator("[data-legal-list]").click()
+        page.locator("[data-suggest]").first.click()
+        return click_first(page, ["[data-play]"])
+    return False
+
+
+def diu_step(page: Any) -> bool:
+    """丢 when offered, take a won card, pass other calls, discard the last card."""
+    return click_first(
+        page,
+        [
+            "[data-action='call diu']",
+            "[data-prompt=diu_pick] button.choice:not(.pass)",
+            "[data-prompt=take] button.choice:not(.pass)",
+            "[data-prompt=call] [data-action=pass]",
+            "[data-prompt=reask] [data-action=pass]",
+            ".diu-hand button:not([disabled])",
+        ],
+    )
+
+
+def dragon_step(page: Any) -> bool:
+    """Choose the arrangement the page marks best, and submit it."""
+    if not page.locator("[data-prompt=arrange]").count():
+        return False
+    page.locator("li.best [data-arrangement]").click()
+    return click_first(page, ["[data-submit]"])
+
+
+STEPS: dict[str, Callable[[Any], bool]] = {
+    "mcr": mcr_step,
+    "shengji": shengji_step,
+    "diu": diu_step,
+    "dragon": dragon_step,
+}
+
+
+def play_until(page: Any, variant: str, done: str, limit: float = 150.0,
+               during: Callable[[int], None] | None = None) -> int:
+    """Click through the game until ``done`` (a selector) is on the page; returns the
+    number of clicks that acted. ``during(n)`` runs after each action (screenshots,
+    spectator checks)."""
+    step = STEPS[variant]
+    acted = 0
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if page.locator(done).count():
+            return acted
+        if step(page):
+            acted += 1
+            if during is not None:
+                during(acted)
+        else:
+            page.wait_for_timeout(50)
+    raise AssertionError(f"{variant}: {done} did not appear within {limit} s ({acted} actions)")
