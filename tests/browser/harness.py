@@ -108,6 +108,15 @@ class LiveServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.port}/"
 
+    def create_room(self, variant: str, seed: str, bots: int, **options: Any) -> str:
+        """An operator's room (a fixed seed makes bots and deal reproducible)."""
+
+        async def make() -> str:
+            room = self.server.rooms.create(variant, bots=bots, seed=seed, options=options)
+            return room.room_id
+
+        return str(self.call(make()))
+
     def table(self, room: str) -> Table:
         """The room's table (read from the test thread: the tests only look)."""
         return self.server.rooms.get(room).table

@@ -3,13 +3,10 @@ offers (enabled tiles, cards and buttons), never from the protocol."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from typing import Any
-
-#: The page is waiting for us, or shows a result.
-READY = "[data-result], .plate.you[data-turn=true] ~ *, .seat.mine .prompt"
-
 
 def click_first(page: Any, selectors: list[str]) -> bool:
     """Click the first enabled element matching one of ``selectors``."""
@@ -24,8 +21,16 @@ def click_first(page: Any, selectors: list[str]) -> bool:
     return False
 
 
-def mcr_step(page: Any) -> bool:
-    """Win when offered, pass claims, else discard the drawn tile (or the last one)."""
+def mcr_step(page: Any, keyboard: bool = False) -> bool:
+    """Win when offered, pass claims, else discard the drawn tile (or the last one).
+    With ``keyboard``: Space passes a claim and "1" discards the first tile."""
+    if keyboard:
+        if page.locator("[data-prompt=claim] [data-action=pass]:not([disabled])").count():
+            page.keyboard.press(" ")
+            return True
+        if page.locator("[data-prompt=discard]").count():
+            page.keyboard.press("1")
+            return True
     return click_first(
         page,
         [
@@ -38,22 +43,29 @@ def mcr_step(page: Any) -> bool:
 
 
 def shengji_step(page: Any) -> bool:
-    """Pass bids, bury the first eight buryable cards, call the first friend, play the first
-    legal play the page lists."""
+    """Make the first bid offered (else pass), bury the first eight buryable cards, call the
+    first friend, play the first legal play the page lists."""
+    try:
+        return _shengji_step(page)
+    except Exception:
+        return False  # the page moved on meanwhile: look again
+
+
+def _shengji_step(page: Any) -> bool:
     if page.locator("[data-prompt=bid]").count():
-        return click_first(page, ["[data-prompt=bid] [data-action=pass]"])
+        return click_first(page, ["[data-prompt=bid] button.choice:not(.pass)", "[data-prompt=bid] [data-action=pass]"])
     if page.locator("[data-prompt=bury]").count():
         cards = page.locator(".hand-cards button.card:not([disabled]):not(.selected)")
         need = int(page.locator("[data-bury]").inner_text().split("/")[1])
-        for i in range(need):
-            cards.nth(0).click()
+        for _ in range(need):
+            cards.nth(0).click(timeout=3000)
         return click_first(page, ["[data-bury]"])
     if page.locator("[data-prompt=friend]").count():
         return click_first(page, ["[data-prompt=friend] button.choice"])
     if page.locator("[data-prompt=play]").count():
         if not page.locator("[data-suggest]").count():
-            page.locator("[data-legal-list]").click()
-        page.locator("[data-suggest]").first.click()
+            page.locator("[data-legal-list]").click(timeout=3000)
+        page.locator("[data-suggest]").first.click(timeout=3000)
         return click_first(page, ["[data-play]"])
     return False
 
@@ -81,8 +93,11 @@ def dragon_step(page: Any) -> bool:
     return click_first(page, ["[data-submit]"])
 
 
+_ALTERNATE = itertools.cycle([False, True])
+
 STEPS: dict[str, Callable[[Any], bool]] = {
     "mcr": mcr_step,
+    "mcr-keys": lambda page: mcr_step(page, keyboard=next(_ALTERNATE)),
     "shengji": shengji_step,
     "diu": diu_step,
     "dragon": dragon_step,
@@ -96,6 +111,7 @@ def play_until(page: Any, variant: str, done: str, limit: float = 150.0,
     spectator checks)."""
     step = STEPS[variant]
     acted = 0
+    variant = variant.split("-")[0]
     end = time.monotonic() + limit
     while time.monotonic() < end:
         if page.locator(done).count():

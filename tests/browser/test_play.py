@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.browser.conftest import PHONE, DESKTOP, Page
+from tests.browser import truth
 from tests.browser.harness import LiveServer
 from tests.browser.play import play_until
 
@@ -43,20 +44,55 @@ SHOT_WHEN = {
 }
 
 
-@pytest.mark.parametrize("variant", ["mcr", "shengji", "diu"])
+def watch_as_spectator(pages: Callable[..., Page], room: str) -> Page:
+    spectator = pages(None)
+    spectator.open(f"#/room/{room}")
+    spectator.page.wait_for_selector(f".room[data-variant] .felt")
+    return spectator
+
+
+def check_public_only(live: LiveServer, room: str, spectator: Page, public: Callable) -> None:
+    """The spectator's DOM shows no tile or card beyond what is public on the server."""
+    if spectator.page.locator("[data-result]").count():
+        return  # every hand is revealed at the end
+    before = live.table(room)
+    shown = truth.shown(spectator.page)
+    table = live.table(room)
+    if before.phase != "playing" or table.phase != "playing":
+        return
+    extra = shown - public(table.state)
+    assert not extra, f"the spectator sees concealed faces: {dict(extra)}"
+    assert spectator.page.locator(".mcr-hand, .hand-cards, .diu-hand").count() == 0
+
+
+@pytest.mark.parametrize("variant", ["mcr", "diu"])
 def test_a_whole_hand_against_bots(pages: Callable[..., Page], live: LiveServer, variant: str) -> None:
     p = play_now(pages, variant)
     room = p.room()
-    if variant == "shengji":
-        p.page.uncheck("[data-setting=autopass]")  # click every pass ourselves
+    hand_to_result(live, pages, p, room, variant)
+
+
+def hand_to_result(live: LiveServer, pages: Callable[..., Page], p: Page, room: str, variant: str) -> None:
+    """Play the browser seat to the hand's result, watching the table as a spectator too."""
+    public = {"mcr": truth.mcr_public, "shengji": truth.shengji_public}.get(variant)
+    spectator = watch_as_spectator(pages, room) if public else None
     taken = []
 
     def during(n: int) -> None:
         if not taken and p.page.locator(SHOT_WHEN[variant]).count():
             screenshots(p, variant)
             taken.append(n)
+        if spectator is not None and public is not None:
+            check_public_only(live, room, spectator, public)
+        if variant == "mcr" and n == 4:
+            p.page.reload()  # mid-hand: the page resumes the seat with its stored token
+            p.page.wait_for_selector(".mcr-hand")
+        if variant == "shengji" and n == 40:
+            live.drop_connections()  # the network drops: the page reconnects by itself
+            p.page.wait_for_selector("[data-status=reconnecting]")
+            p.page.wait_for_selector("[data-status=connected]")
 
-    played = play_until(p.page, variant, "[data-result]", during=during)
+    played = play_until(p.page, "mcr-keys" if variant == "mcr" else variant, "[data-result]", during=during)
     if not taken:  # the hand ended early: the result screen then
         screenshots(p, variant)
     result = p.page.locator("[data-result]")
@@ -64,6 +100,32 @@ def test_a_whole_hand_against_bots(pages: Callable[..., Page], live: LiveServer,
     assert result.locator("[data-fair-deal]").count() == 1
     assert played > 0
     no_timeouts(live, room)
+
+
+#: Seeds (found by replaying the bots with the test's own choices) in which the browser seat
+#: wins the bidding, so that burying the kitty and calling a friend are played too.
+LANDLORD_SEEDS = {"tractor": "sj0", "finding_friends": "ff3"}
+
+
+@pytest.mark.parametrize("mode", ["tractor", "finding_friends"])
+def test_a_shengji_hand_as_landlord(pages: Callable[..., Page], live: LiveServer, mode: str) -> None:
+    room = live.create_room("shengji", LANDLORD_SEEDS[mode], bots=3, game_mode=mode)
+    p = pages("Mei").open(f"#/room/{room}")
+    p.page.click("[data-take-seat='0']")
+    p.page.click("[data-ready=true]")
+    p.page.wait_for_selector(".room[data-variant=shengji]")
+    p.page.uncheck("[data-setting=autopass]")  # click every pass ourselves
+    if mode == "tractor":
+        hand_to_result(live, pages, p, room, "shengji")
+    else:
+        play_until(p.page, "shengji", "[data-prompt=friend]")
+        p.shot("shengji-friend-1280")
+        play_until(p.page, "shengji", "[data-result]")
+        no_timeouts(live, room)
+    actions = [a.action for a in live.store.actions(room) if a.seat == 0]
+    assert sum(a.startswith("bury ") for a in actions) == 8, "the browser seat buried the kitty"
+    assert any(a.startswith("bid ") for a in actions)
+    assert any(a.startswith("friend ") for a in actions) == (mode == "finding_friends")
 
 
 def test_a_dragon_match_against_bots(pages: Callable[..., Page], live: LiveServer) -> None:

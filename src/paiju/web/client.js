@@ -100,6 +100,7 @@ export function connect() {
     if (ws !== sock) return; // replaced on purpose
     ws = null;
     S.status = navigator.onLine === false ? "offline" : "reconnecting";
+    S.room = S.seat = S.entering = null; // the table stays on view until the state is back
     S.pending = null;
     S.queue = [];
     changed();

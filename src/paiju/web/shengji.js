@@ -130,6 +130,20 @@ function BuryBar({ v, selected, legal }) {
   </div>`;
 }
 
+/** Friend calling: one row per suit, each card with "1st" / "2nd" (which copy played). */
+function FriendPicker({ friend }) {
+  const order = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+  const cards = [...new Set(friend.map((a) => cardsOf(a)[0]))].sort((x, y) => order.indexOf(x.slice(1)) - order.indexOf(y.slice(1)));
+  const suits = [...new Set(cards.map((c) => c[0]))];
+  return html`<div class="prompt" data-prompt="friend"><span>Call your friend: whoever plays the first (or second) copy of a card joins you.</span>
+    <div class="friends">${suits.map((suit) => html`<div class="frow">${svgSuit(suit)}
+      ${cards.filter((c) => c[0] === suit).map((c) => html`<span class="fcard" title=${cardName(c)}><b>${c.slice(1)}</b>
+        ${[1, 2].map((n) => {
+          const a = `friend ${Array(n).fill(c).join(" ")}`;
+          return friend.includes(a) ? html`<button class="choice small" data-action=${a} disabled=${!!S.pending} onClick=${() => act(a)}>${n === 1 ? "1st" : "2nd"}</button>` : null;
+        })}</span>`)}</div>`)}</div></div>`;
+}
+
 function Mine({ st }) {
   const v = st.view, me = st.you ?? 0;
   const legal = st.you === null ? [] : v.legal;
@@ -181,8 +195,7 @@ function Mine({ st }) {
           disabled=${!selectable(c)} onClick=${() => toggle(i)} />`)}</div>`}
     ${bidding ? html`<div class="prompt" data-prompt="bid"><span>Bid for trump?</span><${Choices} actions=${legal} label=${bidLabel(v)} /></div>` : null}
     ${burying ? html`<${BuryBar} v=${v} selected=${selected} legal=${legal} />` : null}
-    ${friend.length ? html`<div class="prompt" data-prompt="friend"><span>Call your friend: the first (or second) player of this card joins you.</span>
-        <${Choices} actions=${friend} label=${(a) => html`${cardsOf(a).length === 2 ? "2nd" : "1st"} <${Cards} cards=${cardsOf(a).slice(0, 1)} v=${v} small />`} /></div>` : null}
+    ${friend.length ? html`<${FriendPicker} friend=${friend} />` : null}
     ${playing ? html`<${PlayBar} v=${v} selected=${selected} setSelected=${choose} legal=${legal} />` : null}`;
 }
 
