@@ -6,7 +6,7 @@ RUN_STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8765
 
-.PHONY: serve test lint typecheck unit bench clean
+.PHONY: serve test lint typecheck unit bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,22 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src
 
-unit: $(STAMP)
+unit: $(STAMP) browser
 	$(BIN)/pytest -q
+
+# The browser tests (tests/browser) drive the Debian chromium through Playwright; browsers are
+# never downloaded. Run as root (CI, containers), a missing chromium is installed here;
+# otherwise install it yourself (sudo apt-get install chromium) or point PAIJU_CHROMIUM at a
+# Chromium binary. Without one the browser tests skip, except under CI=true, where they fail.
+browser:
+	@if [ -n "$$PAIJU_CHROMIUM" ] || command -v chromium >/dev/null 2>&1 \
+		|| command -v chromium-browser >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update && apt-get install -y chromium; \
+	else \
+		echo "chromium is missing: sudo apt-get install chromium (or set PAIJU_CHROMIUM);" \
+			"the browser tests skip without it, and fail under CI=true"; \
+	fi
 
 test: lint typecheck unit
 

@@ -7,6 +7,7 @@ Without chromium (or the playwright package) the suite skips with the reason; un
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -68,7 +69,8 @@ class Page:
         self.watch = Watch(live.url.rstrip("/"))
         self.watch.attach(self.page)
         if name is not None:
-            self.page.add_init_script(f"localStorage.setItem('paiju.name', JSON.stringify({name!r}))")
+            stored = json.dumps(json.dumps(name))  # a JS string literal of the JSON text
+            self.page.add_init_script(f"localStorage.setItem('paiju.name', {stored})")
         self.live = live
 
     def open(self, path: str = "") -> Page:
@@ -88,8 +90,11 @@ class Page:
         self.context.close()
 
 
+Pages = Callable[..., Page]
+
+
 @pytest.fixture
-def pages(browser: Any, live: LiveServer) -> Iterator[Callable[..., Page]]:
+def pages(browser: Any, live: LiveServer) -> Iterator[Pages]:
     made: list[Page] = []
 
     def make(name: str | None = "Mei", viewport: dict[str, int] | None = None) -> Page:

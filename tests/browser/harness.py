@@ -83,7 +83,7 @@ class LiveServer:
             port=0,
             rooms_dir=str(rooms_dir),
             bot_delay=0.0,
-            between_hands=2.5,
+            between_hands=3.0,  # the result stays up long enough to be checked
             admin_token="browser-test-admin",
         ).with_overrides(settings)
         self.store = MemoryStore()

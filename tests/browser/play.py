@@ -8,13 +8,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+
 def click_first(page: Any, selectors: list[str]) -> bool:
     """Click the first enabled element matching one of ``selectors``."""
     for selector in selectors:
         found = page.locator(f"{selector}:not([disabled])")
         if found.count():
             try:
-                found.first.click(timeout=3000)
+                found.first.click(timeout=1500)
             except Exception:
                 return False  # the page moved on meanwhile: look again
             return True
@@ -53,19 +54,20 @@ def shengji_step(page: Any) -> bool:
 
 def _shengji_step(page: Any) -> bool:
     if page.locator("[data-prompt=bid]").count():
-        return click_first(page, ["[data-prompt=bid] button.choice:not(.pass)", "[data-prompt=bid] [data-action=pass]"])
+        bid = "[data-prompt=bid] button.choice"
+        return click_first(page, [f"{bid}:not(.pass)", f"{bid}.pass"])
     if page.locator("[data-prompt=bury]").count():
         cards = page.locator(".hand-cards button.card:not([disabled]):not(.selected)")
         need = int(page.locator("[data-bury]").inner_text().split("/")[1])
         for _ in range(need):
-            cards.nth(0).click(timeout=3000)
+            cards.nth(0).click(timeout=1500)
         return click_first(page, ["[data-bury]"])
     if page.locator("[data-prompt=friend]").count():
         return click_first(page, ["[data-prompt=friend] button.choice"])
     if page.locator("[data-prompt=play]").count():
         if not page.locator("[data-suggest]").count():
-            page.locator("[data-legal-list]").click(timeout=3000)
-        page.locator("[data-suggest]").first.click(timeout=3000)
+            page.locator("[data-legal-list]").click(timeout=1500)
+        page.locator("[data-suggest]").first.click(timeout=1500)
         return click_first(page, ["[data-play]"])
     return False
 
@@ -89,7 +91,10 @@ def dragon_step(page: Any) -> bool:
     """Choose the arrangement the page marks best, and submit it."""
     if not page.locator("[data-prompt=arrange]").count():
         return False
-    page.locator("li.best [data-arrangement]").click()
+    try:
+        page.locator("li.best [data-arrangement]").click(timeout=1500)
+    except Exception:
+        return False  # the page moved on meanwhile: look again
     return click_first(page, ["[data-submit]"])
 
 
@@ -116,6 +121,9 @@ def play_until(page: Any, variant: str, done: str, limit: float = 150.0,
     while time.monotonic() < end:
         if page.locator(done).count():
             return acted
+        if page.locator(".room[data-pending]").count():
+            page.wait_for_timeout(20)  # our last action is on its way: wait for its answer
+            continue
         if step(page):
             acted += 1
             if during is not None:

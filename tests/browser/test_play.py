@@ -7,13 +7,13 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.browser.conftest import PHONE, DESKTOP, Page
 from tests.browser import truth
+from tests.browser.conftest import DESKTOP, PHONE, Page, Pages
 from tests.browser.harness import LiveServer
 from tests.browser.play import play_until
 
 
-def play_now(pages: Callable[..., Page], variant: str) -> Page:
+def play_now(pages: Pages, variant: str) -> Page:
     p = pages("Mei").open()
     p.page.click(f"[data-play-now={variant}]")
     p.page.wait_for_selector(f".room[data-variant={variant}]")
@@ -44,10 +44,10 @@ SHOT_WHEN = {
 }
 
 
-def watch_as_spectator(pages: Callable[..., Page], room: str) -> Page:
+def watch_as_spectator(pages: Pages, room: str) -> Page:
     spectator = pages(None)
     spectator.open(f"#/room/{room}")
-    spectator.page.wait_for_selector(f".room[data-variant] .felt")
+    spectator.page.wait_for_selector(".room[data-variant] .felt")
     return spectator
 
 
@@ -66,13 +66,13 @@ def check_public_only(live: LiveServer, room: str, spectator: Page, public: Call
 
 
 @pytest.mark.parametrize("variant", ["mcr", "diu"])
-def test_a_whole_hand_against_bots(pages: Callable[..., Page], live: LiveServer, variant: str) -> None:
+def test_a_whole_hand_against_bots(pages: Pages, live: LiveServer, variant: str) -> None:
     p = play_now(pages, variant)
     room = p.room()
     hand_to_result(live, pages, p, room, variant)
 
 
-def hand_to_result(live: LiveServer, pages: Callable[..., Page], p: Page, room: str, variant: str) -> None:
+def hand_to_result(live: LiveServer, pages: Pages, p: Page, room: str, variant: str) -> None:
     """Play the browser seat to the hand's result, watching the table as a spectator too."""
     public = {"mcr": truth.mcr_public, "shengji": truth.shengji_public}.get(variant)
     spectator = watch_as_spectator(pages, room) if public else None
@@ -92,7 +92,8 @@ def hand_to_result(live: LiveServer, pages: Callable[..., Page], p: Page, room: 
             p.page.wait_for_selector("[data-status=reconnecting]")
             p.page.wait_for_selector("[data-status=connected]")
 
-    played = play_until(p.page, "mcr-keys" if variant == "mcr" else variant, "[data-result]", during=during)
+    steps = "mcr-keys" if variant == "mcr" else variant  # MCR: clicks and keys in turn
+    played = play_until(p.page, steps, "[data-result]", during=during)
     if not taken:  # the hand ended early: the result screen then
         screenshots(p, variant)
     result = p.page.locator("[data-result]")
@@ -107,8 +108,27 @@ def hand_to_result(live: LiveServer, pages: Callable[..., Page], p: Page, room: 
 LANDLORD_SEEDS = {"tractor": "sj0", "finding_friends": "ff3"}
 
 
+def refused_and_blocked_leads(p: Page) -> None:
+    """A lead of two suits is refused in words; a throw another hand can beat is played as
+    its forced card, and the page says so (seed sj0: the clubs throw fails, C8 is forced)."""
+    hand = p.page.locator(".hand-cards")
+    hand.locator("[data-card^=C]:not(.trump)").first.click()
+    hand.locator("[data-card^=D]:not(.trump)").first.click()
+    p.page.click("[data-play]")
+    refusal = p.page.locator(".notice.error", has_text="lead_mixed_suits")
+    refusal.wait_for()
+    p.page.click("[data-prompt=play] >> text=Clear")
+    clubs = hand.locator("[data-card^=C]:not(.trump)")
+    for i in range(clubs.count()):
+        clubs.nth(i).click()
+    p.page.click("[data-play]")
+    blocked = p.page.locator(".notice.info", has_text="was blocked")
+    blocked.wait_for()
+    assert "Played C8 instead" in blocked.inner_text()
+
+
 @pytest.mark.parametrize("mode", ["tractor", "finding_friends"])
-def test_a_shengji_hand_as_landlord(pages: Callable[..., Page], live: LiveServer, mode: str) -> None:
+def test_a_shengji_hand_as_landlord(pages: Pages, live: LiveServer, mode: str) -> None:
     room = live.create_room("shengji", LANDLORD_SEEDS[mode], bots=3, game_mode=mode)
     p = pages("Mei").open(f"#/room/{room}")
     p.page.click("[data-take-seat='0']")
@@ -116,19 +136,23 @@ def test_a_shengji_hand_as_landlord(pages: Callable[..., Page], live: LiveServer
     p.page.wait_for_selector(".room[data-variant=shengji]")
     p.page.uncheck("[data-setting=autopass]")  # click every pass ourselves
     if mode == "tractor":
+        play_until(p.page, "shengji", "[data-prompt=play][data-lead=true]")
+        refused_and_blocked_leads(p)
         hand_to_result(live, pages, p, room, "shengji")
+        first = live.table(room).state.tricks[0].plays[0]
+        assert (first.seat, first.cards) == (0, ("C8",))
     else:
         play_until(p.page, "shengji", "[data-prompt=friend]")
         p.shot("shengji-friend-1280")
         play_until(p.page, "shengji", "[data-result]")
         no_timeouts(live, room)
-    actions = [a.action for a in live.store.actions(room) if a.seat == 0]
+    actions = [a.action for a in live.store.actions(room) if a.seat == 0 and a.hand == 0]
     assert sum(a.startswith("bury ") for a in actions) == 8, "the browser seat buried the kitty"
     assert any(a.startswith("bid ") for a in actions)
     assert any(a.startswith("friend ") for a in actions) == (mode == "finding_friends")
 
 
-def test_a_dragon_match_against_bots(pages: Callable[..., Page], live: LiveServer) -> None:
+def test_a_dragon_match_against_bots(pages: Pages, live: LiveServer) -> None:
     p = play_now(pages, "dragon")
     room = p.room()
     p.page.wait_for_selector("[data-prompt=arrange] li.best")

@@ -4,6 +4,14 @@ import { html, useEffect, useState } from "./vendor/preact-htm.js";
 import { S, send, setting, setSetting, myRooms, forgetRoom, notify, createRoom } from "./client.js";
 
 const VARIANT_TITLES = { mcr: "MCR mahjong", shengji: "Shengji", diu: "Diu", dragon: "Dragon" };
+const ORDER = Object.keys(VARIANT_TITLES);
+
+/** A preset title without its Chinese part where no font can show it (empty boxes). */
+function title(p) {
+  const t = p.title || p.name;
+  if (!document.documentElement.classList.contains("no-cjk")) return t;
+  return t.replace(/\s*\([^)]*[\u2e80-\u9fff][^)]*\)/g, "").replace(/[\u2e80-\u9fff]/g, "").trim() || p.name;
+}
 
 /** The player's name, kept in localStorage; the server checks it (1-24 characters). */
 export function NameField() {
@@ -31,10 +39,11 @@ function playNow(preset) {
 function PlayNow({ presets, allowed }) {
   const byVariant = {};
   for (const p of presets) if (!byVariant[p.variant] || p.name === p.variant) byVariant[p.variant] = p;
+  const shown = Object.values(byVariant).sort((a, b) => ORDER.indexOf(a.variant) - ORDER.indexOf(b.variant));
   return html`<section class="panel playnow"><h2>Play now against bots</h2>
     ${allowed ? null : html`<p class="hint">The operator has turned off rooms made by players on this server.</p>`}
-    <div class="row wrap">${Object.values(byVariant).map((p) => html`<button class="primary big" data-play-now=${p.variant}
-      disabled=${!allowed} onClick=${() => playNow(p)}>${VARIANT_TITLES[p.variant] || p.title}<small>${p.seats} seats</small></button>`)}</div>
+    <div class="row wrap">${shown.map((p) => html`<button class="primary big" data-play-now=${p.variant}
+      disabled=${!allowed} onClick=${() => playNow(p)}>${VARIANT_TITLES[p.variant] || title(p)}<small>${p.seats} seats</small></button>`)}</div>
   </section>`;
 }
 
@@ -55,7 +64,7 @@ function PrivateRoom({ presets, allowed }) {
   return html`<section class="panel"><h2>Open a room for friends</h2>
     <div class="form">
       <label>Game <select data-preset value=${preset.name} onChange=${(e) => { setName(e.target.value); setOpts({}); }}>
-        ${presets.map((p) => html`<option value=${p.name}>${p.title || p.name}</option>`)}</select></label>
+        ${presets.map((p) => html`<option value=${p.name}>${title(p)}</option>`)}</select></label>
       ${Object.entries(choices).map(([key, values]) => html`<label>${key.replace(/_/g, " ")}
         <select data-choice=${key} value=${JSON.stringify(opts[key] ?? preset.options[key])} onChange=${(e) => setOpts({ ...opts, [key]: JSON.parse(e.target.value) })}>
           ${values.map((v) => html`<option value=${JSON.stringify(v)}>${String(v)}</option>`)}</select></label>`)}

@@ -86,7 +86,7 @@ export function Room({ id }) {
   if (st.phase === "waiting" || !st.view) return html`<${Waiting} st=${st} />`;
   const v = VARIANTS[st.variant];
   if (!v) return html`<section class="waiting"><h2>This page cannot show ${st.variant} tables.</h2><${Totals} st=${st} /></section>`;
-  return html`<div class="room" data-variant=${st.variant} data-phase=${st.phase} data-hand=${st.hand}>
+  return html`<div class="room" data-variant=${st.variant} data-phase=${st.phase} data-hand=${st.hand} data-pending=${S.pending ? "true" : undefined}>
     <div class="roombar"><span>${TITLES[st.variant]}</span><span>hand ${st.hand + 1}</span>
       ${st.you === null ? html`<span class="badge">watching</span>` : null}
       <span class="spacer"></span>

@@ -110,7 +110,7 @@ function PlayBar({ v, selected, setSelected, legal }) {
   const need = v.trick.length ? v.trick[0].cards.length : 0;
   const play = () => act(`play ${[...selected].join(" ")}`);
   const [open, setOpen] = useState(false);
-  return html`<div class="prompt" data-prompt="play">
+  return html`<div class="prompt" data-prompt="play" data-lead=${!need}>
     <button class="primary" data-play disabled=${!ok || !!S.pending} onClick=${play}>Play ${selected.length || ""}</button>
     <button onClick=${() => setSelected([])} disabled=${!selected.length}>Clear</button>
     <span class="hint">${need ? `Follow with ${need} card${need > 1 ? "s" : ""}.` : "Lead: select one card, a pair, a tractor or a throw of one suit."}
@@ -229,6 +229,7 @@ export function describe(ev, me) {
 export function onEvent(ev, st) {
   if (ev.kind === "throw_failed") {
     const d = ev.data;
-    notify(`${seatName(st, d.seat)}'s throw ${d.attempted.join(" ")} was blocked; played ${d.forced.join(" ")} instead.`, "info", 12000);
+    const who = d.seat === st.you ? "Your" : `${seatName(st, d.seat)}'s`;
+    notify(`${who} throw (${d.attempted.join(" ")}) was blocked: a higher card is out. Played ${d.forced.join(" ")} instead.`, "info", 15000);
   }
 }
