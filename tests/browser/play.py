@@ -3,7 +3,6 @@ offers (enabled tiles, cards and buttons), never from the protocol."""
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,9 +22,9 @@ def click_first(page: Any, selectors: list[str]) -> bool:
 
 
 def mcr_step(page: Any, keyboard: bool = False) -> bool:
-    """Win when offered, pass claims, else discard the drawn tile (or the last one).
+    """Win when offered, pass claims, else discard the drawn tile (or the first one).
     With ``keyboard``: Space passes a claim and "1" discards the first tile."""
-    if keyboard:
+    if keyboard and not page.locator("[data-action=hu]").count():
         if page.locator("[data-prompt=claim] [data-action=pass]:not([disabled])").count():
             page.keyboard.press(" ")
             return True
@@ -98,14 +97,13 @@ def dragon_step(page: Any) -> bool:
     return click_first(page, ["[data-submit]"])
 
 
-_ALTERNATE = itertools.cycle([False, True])
-
-STEPS: dict[str, Callable[[Any], bool]] = {
-    "mcr": mcr_step,
-    "mcr-keys": lambda page: mcr_step(page, keyboard=next(_ALTERNATE)),
-    "shengji": shengji_step,
-    "diu": diu_step,
-    "dragon": dragon_step,
+#: A step gets the page and how many actions it took so far.
+STEPS: dict[str, Callable[[Any, int], bool]] = {
+    "mcr": lambda page, n: mcr_step(page),
+    "mcr-keys": lambda page, n: mcr_step(page, keyboard=n % 2 == 1),  # keys, clicks in turn
+    "shengji": lambda page, n: shengji_step(page),
+    "diu": lambda page, n: diu_step(page),
+    "dragon": lambda page, n: dragon_step(page),
 }
 
 
@@ -124,7 +122,7 @@ def play_until(page: Any, variant: str, done: str, limit: float = 150.0,
         if page.locator(".room[data-pending]").count():
             page.wait_for_timeout(20)  # our last action is on its way: wait for its answer
             continue
-        if step(page):
+        if step(page, acted):
             acted += 1
             if during is not None:
                 during(acted)

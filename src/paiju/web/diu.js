@@ -38,7 +38,7 @@ function Other({ st, seat }) {
   const v = st.view;
   return html`<${SeatHead} st=${st} seat=${seat} badges=${[ROLE_TEXT[v.roles[seat]]]} />
     <${Melds} melds=${v.melds[seat]} />
-    ${v.result ? html`<${Row} cards=${v.result.hands[seat]} small />` : html`<div class="count">${v.hand_counts[seat]} cards</div>`}`;
+    ${v.result ? html`<div class="revealed"><${Row} cards=${v.result.hands[seat]} small /></div>` : html`<div class="count">${v.hand_counts[seat]} cards</div>`}`;
 }
 
 function Center({ st }) {
