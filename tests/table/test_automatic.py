@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from paiju.table.commands import Act, Join, Ready, Start
-from paiju.table.effects import ActionRecord, Persist
+from paiju.table.effects import ActionRecord, Incident, Persist
 from paiju.table.table import PLAYING, Table, TableFailed, TableSettings
 from tests.table.fake_engine import RaceEngine, RaceState
 
@@ -35,8 +35,12 @@ def test_a_bot_that_crashes_is_replaced_by_the_timeout_action() -> None:
         for e in effects
         if isinstance(e, Persist) and isinstance(e.record, ActionRecord)
     ]
-    assert sources == ["timeout", "timeout"]
+    assert sources == ["bot_fallback", "bot_fallback"]
     assert table.state.phase == "play"
+    # Not swallowed: each failure comes out as an incident with the bot's traceback.
+    incidents = [e for e in effects if isinstance(e, Incident)]
+    assert [(i.kind, i.seat) for i in incidents] == [("bot_failed", 0), ("bot_failed", 1)]
+    assert all("KeyError: 'legal'" in i.error and "in choose" in i.error for i in incidents)
 
 
 class BrokenTimeout(RaceEngine):

@@ -91,6 +91,7 @@ ERROR_CODES: dict[str, str] = {
     "seat_taken": "the requested seat is taken or does not exist",
     "wrong_phase": "the message does not fit the room's phase (or the room is closed)",
     "stale_version": "the action names an older state than the seat's decision, or a newer one",
+    "already_answered": "the seat already answered the decision the other seats still make",
     "not_your_turn": "the seat is not among those the game waits for",
     "malformed_action": "the action text is not in the variant's notation",
     "illegal_action": "the rules do not allow this action now (variants add rule-naming codes)",

@@ -8,9 +8,12 @@ fields each variant documents (docs/rules/<variant>.md); everything else is fixe
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+from paiju.table.table import Phase
 
 #: The protocol version this server speaks. A client naming another one is refused with
 #: ``unsupported_version``; additive changes (new optional fields, new message types the
@@ -25,6 +28,42 @@ RoomId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9
 
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ErrorCode(StrEnum):
+    """Every error code of the protocol itself (docs/protocol.md lists each with its meaning).
+
+    Variants add rule-naming codes of their own (``must_follow_pair``, ...), declared by each
+    variant and listed in docs/rules/<variant>.md; on the wire they are ``RuleCode``s."""
+
+    MALFORMED_JSON = "malformed_json"
+    INVALID_MESSAGE = "invalid_message"
+    UNSUPPORTED_VERSION = "unsupported_version"
+    HELLO_REQUIRED = "hello_required"
+    RATE_LIMITED = "rate_limited"
+    UNKNOWN_ROOM = "unknown_room"
+    BAD_TOKEN = "bad_token"
+    ALREADY_JOINED = "already_joined"
+    NOT_SEATED = "not_seated"
+    ROOM_FULL = "room_full"
+    SEAT_TAKEN = "seat_taken"
+    WRONG_PHASE = "wrong_phase"
+    STALE_VERSION = "stale_version"
+    ALREADY_ANSWERED = "already_answered"
+    NOT_YOUR_TURN = "not_your_turn"
+    MALFORMED_ACTION = "malformed_action"
+    ILLEGAL_ACTION = "illegal_action"
+    GAME_OVER = "game_over"
+    INVALID_OPTIONS = "invalid_options"
+    UNKNOWN_VARIANT = "unknown_variant"
+    INVALID_NAME = "invalid_name"
+    ROOMS_DISABLED = "rooms_disabled"
+    UNKNOWN_PRESET = "unknown_preset"
+    INTERNAL_ERROR = "internal_error"
+
+
+#: A variant's own rule-naming code (an ``illegal_action`` that says which rule).
+RuleCode = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{1,47}$")]
 
 
 # ---------------------------------------------------------------- client -> server
@@ -181,7 +220,7 @@ class State(_Message):
     room: str
     variant: str
     version: int
-    phase: Literal["waiting", "playing", "hand_over", "finished", "closed"]
+    phase: Phase
     hand: int
     totals: list[int]
     seats: list[SeatInfo]
@@ -215,7 +254,7 @@ class Error(_Message):
     """A refusal: ``code`` is stable (see docs/protocol.md), ``message`` is for people."""
 
     type: Literal["error"]
-    code: str
+    code: ErrorCode | RuleCode
     message: str
     details: dict[str, Any] = Field(default_factory=dict)
 
@@ -252,7 +291,7 @@ class RoomRow(_Message):
     room: str
     variant: str
     preset: str | None
-    phase: Literal["waiting", "playing", "hand_over", "finished", "closed"]
+    phase: Phase
     hand: int
     seats: list[SeatInfo]
     free: list[int]
@@ -299,7 +338,7 @@ class AdminResult(_Message):
     type: Literal["admin_result"]
     ok: bool
     result: dict[str, Any] | list[dict[str, Any]] | None = None
-    code: str | None = None
+    code: ErrorCode | RuleCode | None = None
     message: str | None = None
 
 

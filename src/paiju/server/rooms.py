@@ -13,7 +13,7 @@ import contextlib
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import structlog
 
@@ -24,7 +24,7 @@ from paiju.engines.base import get_engine, variants
 from paiju.persistence.store import RoomRecord, Store, write
 from paiju.server.config import RoomPreset, ServerConfig, load_preset, load_presets
 from paiju.server.errors import RoomClosed, UnknownPreset, UnknownRoom
-from paiju.server.sessions import Session
+from paiju.server.wire import encode
 from paiju.table.effects import SPECTATORS, Effect, Persist, Send
 from paiju.table.table import (
     CLOSED,
@@ -45,14 +45,20 @@ TICK_RETRY = 1.0
 RoomJob = Callable[[Table, float], tuple[T, list[Effect]]]
 
 
+class Recipient(Protocol):
+    """A room member: something that takes encoded frames (a session)."""
+
+    def send_frame(self, frame: str) -> None: ...
+
+
 class Room:
     """A table, its members, and the task that alone may change it."""
 
     def __init__(self, table: Table, store: Store) -> None:
         self.table = table
         self.store = store
-        self.members: dict[int, set[Session]] = {}
-        self.spectators: set[Session] = set()
+        self.members: dict[int, set[Recipient]] = {}
+        self.spectators: set[Recipient] = set()
         self._inbox: asyncio.Queue[tuple[RoomJob[Any], asyncio.Future[Any]] | None] = (
             asyncio.Queue()
         )
@@ -159,19 +165,23 @@ class Room:
             self._hold_until = now + TICK_RETRY
 
     def carry_out(self, effects: list[Effect]) -> None:
-        """Persist, then send, in the order the table gave."""
+        """Persist, then send, in the order the table gave; report incidents."""
         for effect in effects:
             if isinstance(effect, Persist):
                 write(self.store, self.room_id, effect.record)
             elif isinstance(effect, Send):
                 self._send(effect)
+            else:
+                self.log.warning(effect.kind, seat=effect.seat, error=effect.error)
 
     def _send(self, effect: Send) -> None:
         targets = self.spectators if effect.to == SPECTATORS else self.members.get(effect.to, ())
-        for session in list(targets):
-            session.send(effect.message)
+        if targets:
+            frame = encode(effect.message)  # once, however many connections watch
+            for member in list(targets):
+                member.send_frame(frame)
 
-    def detach(self, session: Session) -> None:
+    def detach(self, session: Recipient) -> None:
         """Stop sending to ``session`` (called inside the room's task)."""
         self.spectators.discard(session)
         for sessions in self.members.values():
@@ -328,12 +338,13 @@ class RoomManager:
         if len(record.seats) != table.seat_count:
             raise ValueError(f"{len(record.seats)} stored seats for {table.seat_count} seats")
         for seat, info in enumerate(record.seats):
-            if info.get("kind") == "bot":
-                table.add_bot(seat, int(info.get("bot_level", 1)))
-            elif info.get("kind") == "human":
-                table.seats[seat].kind = "human"
-                table.seats[seat].name = str(info.get("name", ""))
-                table.seats[seat].ready = bool(info.get("ready", False))
+            table.restore_seat(
+                seat,
+                str(info.get("kind", "empty")),
+                str(info.get("name", "")),
+                bool(info.get("ready", False)),
+                int(info.get("bot_level", 1)),
+            )
         if record.phase != WAITING:
             table.restore(self.store.actions(record.room_id), now)
         return table

@@ -1,16 +1,19 @@
-"""One connection's session: its outbound queue, its rate limit, and the seat it holds."""
+"""One connection's session: its outbound queue, its rate limit, and the seat it holds.
+
+Sessions know their room; rooms know only that their members take frames (``Recipient``), so
+the dependency runs one way: sessions -> rooms.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from paiju.server.rooms import Room
+from paiju.server import protocol as p
+from paiju.server.rooms import Room
+from paiju.server.wire import encode
 
 
 def new_token() -> str:
@@ -58,12 +61,16 @@ class Session:
         self.overflowed = False
         self.close_reason = ""
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message``; a client too slow to keep up is marked for disconnection."""
+    def send(self, message: p.ServerMessage) -> None:
+        """Queue ``message`` (encoded through the protocol's models)."""
+        self.send_frame(encode(message))
+
+    def send_frame(self, frame: str) -> None:
+        """Queue an encoded frame; a client too slow to keep up is marked for disconnection."""
         if self.overflowed:
             return
         try:
-            self.outbox.put_nowait(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+            self.outbox.put_nowait(frame)
         except asyncio.QueueFull:
             # Drop what is queued and stop the writer; the connection closes with a reason.
             self.overflowed = True

@@ -28,7 +28,7 @@ class ActionRecord:
     seq: int
     seat: Seat
     action: str
-    source: str  # "player", "bot" or "timeout"
+    source: str  # "player", "bot", "timeout" or "bot_fallback" (a failed bot's timeout)
     version: int
 
 
@@ -57,4 +57,14 @@ class Persist:
     record: ActionRecord | HandRecord | RoomStatus
 
 
-Effect = Send | Persist
+@dataclass(frozen=True)
+class Incident:
+    """Something the host must report (log) though the table carried on: a bot that failed
+    and was replaced by the timeout action, with the error and its traceback."""
+
+    kind: str
+    seat: Seat
+    error: str
+
+
+Effect = Send | Persist | Incident

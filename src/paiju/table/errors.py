@@ -27,3 +27,9 @@ class WrongPhase(GameError):
     """The command does not fit the room's current phase (e.g. acting before the start)."""
 
     code = "wrong_phase"
+
+
+class AlreadyAnswered(GameError):
+    """The seat already answered the simultaneous decision that the others still decide."""
+
+    code = "already_answered"

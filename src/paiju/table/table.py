@@ -18,8 +18,10 @@ does not change what this seat sees, so its versions stay.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, Protocol
 
 from paiju.core.errors import IllegalAction, InvalidOptions, NotYourTurn, StaleVersion
@@ -44,19 +46,31 @@ from paiju.table.effects import (
     ActionRecord,
     Effect,
     HandRecord,
+    Incident,
     Persist,
     RoomStatus,
     Send,
 )
-from paiju.table.errors import NotSeated, RoomFull, SeatTaken, WrongPhase
+from paiju.table.errors import AlreadyAnswered, NotSeated, RoomFull, SeatTaken, WrongPhase
 
-#: Room phases, in order. "hand_over" shows a finished hand until the next one is dealt.
+
+class Phase(StrEnum):
+    """Room phases, in order. ``hand_over`` shows a finished hand until the next one is dealt;
+    ``finished`` shows the match result; ``closed`` is the end (the operator closed it)."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    HAND_OVER = "hand_over"
+    FINISHED = "finished"
+    CLOSED = "closed"
+
+
 WAITING, PLAYING, HAND_OVER, FINISHED, CLOSED = (
-    "waiting",
-    "playing",
-    "hand_over",
-    "finished",
-    "closed",
+    Phase.WAITING,
+    Phase.PLAYING,
+    Phase.HAND_OVER,
+    Phase.FINISHED,
+    Phase.CLOSED,
 )
 
 #: Safety bound on actions taken inside one ``tick`` (bots answering bots with no delay).
@@ -118,6 +132,29 @@ class SeatSlot:
         }
 
 
+@dataclass(frozen=True)
+class RoomInfo:
+    """What the host may read of a table (copies: changing them changes nothing)."""
+
+    room_id: str
+    variant: str
+    phase: Phase
+    hand: int
+    seats: tuple[SeatSlot, ...]
+    options: Mapping[str, Any]
+    preset: str | None
+    private: bool
+    rematch: str | None
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        """The seats as every client sees them."""
+        return [slot.public(seat) for seat, slot in enumerate(self.seats)]
+
+    def is_human(self, seat: Seat) -> bool:
+        """Whether a person (not a bot, not nobody) holds ``seat``."""
+        return 0 <= seat < len(self.seats) and self.seats[seat].kind == "human"
+
+
 @dataclass
 class Waiting:
     """A seat the game waits for: since which version, until when, and what it may do."""
@@ -149,7 +186,7 @@ class Table:
         self.seat_count = engine.seat_count(self.options)
         self.seats = [SeatSlot() for _ in range(self.seat_count)]
         self.bots: dict[Seat, SeatBot] = {}
-        self.phase = WAITING
+        self.phase: Phase = WAITING
         self.version = 0
         self.hand = 0
         self.totals: tuple[int, ...] = (0,) * self.seat_count
@@ -160,6 +197,7 @@ class Table:
         self.close_reason = ""
         self.last_joined: Seat | None = None
         self._waiting: dict[Seat, Waiting] = {}
+        self._answered: set[Seat] = set()  # answered the simultaneous decision still open
         self._last_shown: dict[Seat, dict[str, Any]] = {}
         self._seen: dict[Seat, int] = {}  # per viewer (seat or SPECTATORS): its own version
         self._seen_floor = 0  # where counters start (after a restore: above any old version)
@@ -196,8 +234,7 @@ class Table:
         if isinstance(command, Ready):
             return self._ready(seat, command.ready, now)
         if isinstance(command, Connected):
-            self.seats[seat].connected = command.connected
-            return self._changed(now)
+            return self._connected(seat, command.connected, now)
         if isinstance(command, Leave):
             return self._leave(seat, now)
         raise IllegalAction(f"unknown command {type(command).__name__}")
@@ -217,7 +254,17 @@ class Table:
         self.last_joined = seat
         return self._changed(now)
 
+    def _connected(self, seat: Seat, connected: bool, now: float) -> list[Effect]:
+        """A (re)connection always ends with one full state for the seat, sent once."""
+        self.seats[seat].connected = connected
+        effects = self._changed(now)
+        if connected and not any(isinstance(e, Send) and e.to == seat for e in effects):
+            effects.append(Send(seat, self.snapshot(seat, now)))
+        return effects
+
     def _ready(self, seat: Seat, ready: bool, now: float) -> list[Effect]:
+        if self.phase in (FINISHED, CLOSED):
+            raise WrongPhase("the match is over; ask for a rematch to play again")
         if self.phase != WAITING:
             raise WrongPhase("the match has already started")
         self.seats[seat].ready = ready
@@ -323,6 +370,7 @@ class Table:
         self.phase = PLAYING
         self.version += 1
         self._waiting.clear()
+        self._answered.clear()
         self._refresh_waiting(now)
         event = Event("hand_started", {"hand": self.hand})
         return [Persist(self.status()), *self._send_events((event,)), *self._broadcast_states(now)]
@@ -353,6 +401,10 @@ class Table:
         if self.phase != PLAYING:
             raise WrongPhase(f"no hand is being played (the room is {self.phase})")
         waiting = self._waiting.get(seat)
+        if waiting is None and seat in self._answered:
+            raise AlreadyAnswered(
+                "you have already answered this decision; the other seats are still deciding"
+            )
         if version is not None:
             self._check_version(seat, version, waiting)
         if waiting is None:
@@ -370,8 +422,17 @@ class Table:
             effects += self._finish_hand(now)
         else:
             self._refresh_waiting(now)
+            self._note_answer(seat)
             effects += self._broadcast_states(now)
         return effects
+
+    def _note_answer(self, seat: Seat) -> None:
+        """Remember ``seat`` answered while others still decide the same thing (a seat asked
+        since before this action); a new decision forgets every earlier answer."""
+        if any(w.version < self.version for w in self._waiting.values()):
+            self._answered.add(seat)
+        else:
+            self._answered.clear()
 
     def _finish_hand(self, now: float) -> list[Effect]:
         scores = tuple(self.engine.scores(self.state))
@@ -474,18 +535,26 @@ class Table:
 
     def _automatic_action(self, seat: Seat, now: float) -> list[Effect]:
         bot = self.bots.get(seat)
+        incident: list[Effect] = []
         if bot is not None:
             try:
                 return self._act(
                     seat, None, bot.choose(self.engine.view(self.state, seat)), "bot", now
                 )
-            except Exception:
+            except Exception as exc:
                 # A bot that errs (an illegal answer or its own bug) is replaced by the
-                # trustee's move; it must never stall the room. ``_act`` changes nothing
-                # before it succeeds, so falling back is safe.
-                pass
+                # timeout action; it must never stall the room. ``_act`` changes nothing
+                # before it succeeds, so falling back is safe. The failure is reported, not
+                # swallowed: the host logs it with its traceback.
+                incident.append(Incident("bot_failed", seat, _describe(exc)))
         text = self.engine.format_action(self.engine.timeout_action(self.state, seat))
-        return self._act(seat, None, text, "timeout", now)
+        source = "timeout" if not incident else "bot_fallback"
+        effects = self._act(seat, None, text, source, now)
+        if bot is None:
+            # A person's time ran out: tell that seat alone what was played for it.
+            told = Event("timed_out", {"seat": seat, "action": text}, frozenset({seat}))
+            effects = [*self._send_events((told,)), *effects]
+        return [*incident, *effects]
 
     # ------------------------------------------------------------------ output
 
@@ -574,6 +643,29 @@ class Table:
             self._refresh_waiting(now)
         return [Persist(self.status()), *self._broadcast_states(now)]
 
+    def info(self) -> RoomInfo:
+        """A read-only copy of the room's public facts, for the host (lobby, routing)."""
+        return RoomInfo(
+            room_id=self.room_id,
+            variant=self.engine.name,
+            phase=self.phase,
+            hand=self.hand,
+            seats=tuple(replace(slot) for slot in self.seats),
+            options=dict(self.options),
+            preset=self.preset,
+            private=self.private,
+            rematch=self.rematch,
+        )
+
+    def restore_seat(self, seat: Seat, kind: str, name: str, ready: bool, bot_level: int) -> None:
+        """Seat a stored occupant again before ``restore`` (a restart; nothing is sent)."""
+        if self.phase != WAITING or self.seats[seat].kind != "empty":
+            raise SeatTaken(f"seat {seat} is not free")
+        if kind == "bot":
+            self._make_bot(seat, bot_level, name or f"bot {seat}")
+        elif kind == "human":
+            self.seats[seat] = SeatSlot(kind="human", name=name, ready=ready)
+
     def status(self) -> RoomStatus:
         seats = tuple(
             slot.public(s) | {"bot_level": slot.bot_level} for s, slot in enumerate(self.seats)
@@ -595,6 +687,11 @@ class Table:
             "to_act": sorted(self._public_waiting()),
             "options": self.options,
         }
+
+
+def _describe(exc: BaseException) -> str:
+    """An exception with its traceback, as one text for the host's log."""
+    return "".join(traceback.format_exception(exc)).rstrip()
 
 
 def _content(snapshot: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,244 @@
+"""What players ask of rooms: seats, watching, resuming, leaving, acting, the lobby.
+
+Every change to a table runs inside its room's task (``Room.call``) and goes through the
+table's commands; this module only reads the table through ``Table.info`` and ``snapshot``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import structlog
+
+from paiju.core.errors import GameError
+from paiju.persistence.store import Store
+from paiju.server import protocol as p
+from paiju.server.config import ServerConfig
+from paiju.server.errors import AlreadyJoined, BadToken, InvalidMessage, RoomClosed, RoomsDisabled
+from paiju.server.lobby import check_name, lobby_message
+from paiju.server.rooms import Room, RoomManager
+from paiju.server.sessions import Session, new_token, token_hash
+from paiju.server.wire import encode
+from paiju.table import commands as c
+from paiju.table.effects import Effect
+from paiju.table.errors import NotSeated, WrongPhase
+from paiju.table.table import CLOSED, FINISHED, Table
+
+log = structlog.get_logger("paiju.server")
+
+
+def session_log(session: Session) -> structlog.typing.FilteringBoundLogger:
+    """A logger bound to the session and, once it has one, its room and seat."""
+    room = session.room.room_id if session.room is not None else None
+    bound: structlog.typing.FilteringBoundLogger = log.bind(
+        session=session.session_id, room=room, seat=session.seat
+    )
+    return bound
+
+
+class Players:
+    """The player side of the protocol, after ``hello``."""
+
+    def __init__(self, config: ServerConfig, rooms: RoomManager, store: Store) -> None:
+        self.config = config
+        self.rooms = rooms
+        self.store = store
+
+    async def dispatch(self, session: Session, message: p.ClientMessage) -> None:
+        """Carry out one message of a greeted session; ``GameError`` for a refusal."""
+        if isinstance(message, p.Ping):
+            session.send(p.Pong(type="pong", nonce=message.nonce))
+        elif isinstance(message, p.LobbyRequest):
+            session.send(p.Lobby(**lobby_message(self.rooms, self.config.player_rooms)))
+        elif isinstance(message, p.CreateRoom):
+            await self.create_room(session, message)
+        elif isinstance(message, p.Rematch):
+            await self.rematch(session)
+        elif isinstance(message, p.JoinRoom):
+            await self.join(session, message)
+        elif isinstance(message, p.Resume):
+            await self.resume(session, message)
+        elif isinstance(message, p.LeaveRoom):
+            await self.leave(session)
+        else:
+            await self.seated(session, message)
+
+    # ------------------------------------------------------------------ seats
+
+    async def join(self, session: Session, message: p.JoinRoom) -> None:
+        _not_in_a_room(session)
+        room = self.rooms.get(message.room)
+        if message.spectate:
+            await room.call(lambda table, now: self._watch(room, session, table, now))
+            return
+        await self._take_seat(session, room, message.seat, check_name(message.name))
+
+    def _watch(
+        self, room: Room, session: Session, table: Table, now: float
+    ) -> tuple[None, list[Effect]]:
+        room.spectators.add(session)
+        session.room, session.seat = room, None
+        session.send(p.Joined(type="joined", room=room.room_id, seat=None, token=None))
+        session.send_frame(encode(table.snapshot(None, now)))
+        return None, []
+
+    async def _take_seat(self, session: Session, room: Room, seat: int | None, name: str) -> None:
+        """Seat ``session`` in ``room`` (``seat``, or the first free one) with a new token."""
+        token = new_token()
+
+        def job(table: Table, now: float) -> tuple[int, list[Effect]]:
+            effects = table.handle(None, c.Join(name, seat), now)
+            taken = table.last_joined
+            assert taken is not None
+            try:
+                self.store.save_token(token_hash(token), room.room_id, taken)
+            except Exception:
+                # Without its token nobody could ever resume the seat: free it again. Both
+                # changes' effects are dropped, so clients and store never saw the seat taken.
+                table.handle(taken, c.Leave(), now)
+                raise
+            self._attach(room, session, taken, token)
+            return taken, effects
+
+        await room.call(job)
+
+    def _attach(self, room: Room, session: Session, seat: int, token: str | None) -> None:
+        room.members.setdefault(seat, set()).add(session)
+        session.room, session.seat = room, seat
+        session_log(session).info("seated")
+        session.send(p.Joined(type="joined", room=room.room_id, seat=seat, token=token))
+
+    async def resume(self, session: Session, message: p.Resume) -> None:
+        _not_in_a_room(session)
+        held = self.store.find_token(token_hash(message.token))
+        if held is None or held[0] != message.room:
+            raise BadToken("that token holds no seat in this room")
+        room = self.rooms.get(message.room)
+        seat = held[1]
+
+        def job(table: Table, now: float) -> tuple[None, list[Effect]]:
+            if not table.info().is_human(seat):
+                raise BadToken("that seat is no longer yours")
+            self._attach(room, session, seat, message.token)
+            # The table answers a reconnection with exactly one full state for the seat.
+            return None, table.handle(seat, c.Connected(True), now)
+
+        await room.call(job)
+
+    async def leave(self, session: Session) -> None:
+        room, seat = session.room, session.seat
+        if room is None:
+            raise NotSeated("this connection is in no room")
+
+        def job(table: Table, now: float) -> tuple[bool, list[Effect]]:
+            playing = seat is not None and table.phase != CLOSED
+            effects = table.handle(seat, c.Leave(), now) if playing else []
+            room.detach(session)
+            if seat is not None:
+                # Inside the job, so a player who takes the freed seat next cannot lose the
+                # token it is given to this revocation.
+                self.store.revoke_tokens(room.room_id, seat)
+            info = table.info()
+            nobody = not any(info.is_human(s) for s in range(len(info.seats)))
+            return nobody and info.phase != CLOSED, effects
+
+        abandoned = False
+        try:
+            abandoned = await room.call(job)
+        except RoomClosed:
+            room.detach(session)  # the room's task has ended; its tokens are revoked already
+        session.room, session.seat = None, None
+        session.send(p.Left(type="left", room=room.room_id))
+        if abandoned and room.made_by_player:
+            # A room a player opened ends when its last player leaves: bots alone would
+            # otherwise play on (or wait) for nobody.
+            with contextlib.suppress(GameError):
+                await self.rooms.close(room.room_id, "every player left")
+
+    async def seated(self, session: Session, message: p.ClientMessage) -> None:
+        room, seat = session.room, session.seat
+        if room is None or seat is None:
+            raise NotSeated("join or resume a seat first")
+        command: c.Command
+        if isinstance(message, p.Act):
+            command = c.Act(message.version, message.action)
+        elif isinstance(message, p.SetReady):
+            command = c.Ready(message.ready)
+        elif isinstance(message, p.AddBot):
+            command = c.AddBot(message.seat, message.level)
+        elif isinstance(message, p.RemoveBot):
+            command = c.RemoveBot(message.seat)
+        else:
+            raise InvalidMessage(f"unexpected message type {message.type!r}")
+        await room.call(lambda table, now: (None, table.handle(seat, command, now)))
+
+    async def disconnected(self, session: Session) -> None:
+        """The connection is gone: stop sending to it; its seat shows as disconnected."""
+        room, seat = session.room, session.seat
+        if room is None or room.room_id not in self.rooms.rooms:
+            return
+
+        def job(table: Table, now: float) -> tuple[None, list[Effect]]:
+            room.detach(session)
+            if seat is None or room.members.get(seat) or not table.info().is_human(seat):
+                return None, []
+            return None, table.handle(seat, c.Connected(False), now)
+
+        with contextlib.suppress(GameError):
+            await room.call(job)
+
+    # ------------------------------------------------------------------ rooms players make
+
+    async def create_room(self, session: Session, message: p.CreateRoom) -> None:
+        """A player opens a room from a preset and takes seat 0."""
+        if not self.config.player_rooms:
+            raise RoomsDisabled("the operator does not let players open rooms on this server")
+        _not_in_a_room(session)
+        name = check_name(message.name)
+        room = self.rooms.create(
+            preset=message.preset,
+            options=dict(message.options),
+            bots=message.bots,
+            bot_level=message.bot_level,
+            private=message.private,
+            by_player=True,
+        )
+        session_log(session).info("room_created_by_player", created=room.room_id)
+        await self._take_seat(session, room, 0, name)
+
+    async def rematch(self, session: Session) -> None:
+        """Move a seated player of a finished match to its rematch, in the same seat."""
+        old, seat = session.room, session.seat
+        if old is None or seat is None:
+            raise NotSeated("a rematch is for a seated player of a finished match")
+
+        def job(table: Table, now: float) -> tuple[tuple[Room, str], list[Effect]]:
+            info = table.info()
+            if info.phase != FINISHED:
+                raise WrongPhase(f"the match is not over (the room is {info.phase})")
+            name = info.seats[seat].name
+            if info.rematch is not None:
+                return (self.rooms.get(info.rematch), name), []
+            new = self.rooms.create(
+                info.variant,
+                preset=info.preset,
+                options=dict(info.options),
+                private=info.private,
+                bot_seats={s: slot.bot_level for s, slot in enumerate(info.seats)
+                           if slot.kind == "bot"},
+            )
+            return (new, name), table.handle(None, c.OfferRematch(new.room_id), now)
+
+        def leave_old(table: Table, now: float) -> tuple[None, list[Effect]]:
+            old.detach(session)
+            return None, []
+
+        new_room, name = await old.call(job)
+        await old.call(leave_old)
+        session.room, session.seat = None, None
+        await self._take_seat(session, new_room, seat, name)
+
+
+def _not_in_a_room(session: Session) -> None:
+    if session.room is not None:
+        raise AlreadyJoined(f"this connection is already in room {session.room.room_id}")

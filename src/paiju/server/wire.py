@@ -1,0 +1,58 @@
+"""Frames in and out, always through the protocol's models.
+
+Every frame a client sends is parsed by ``CLIENT_ADAPTER`` straight from its text (so the JSON
+reader and the schema are the same thing), and every message the server sends is validated by
+``SERVER_ADAPTER`` and encoded by it: the bytes on the wire cannot drift from the schema that
+``paiju schema`` publishes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from paiju.core.errors import GameError
+from paiju.server import protocol as p
+from paiju.server.errors import InvalidMessage, MalformedFrame
+
+INTERNAL_ERROR = (
+    "the server failed to carry out the message; resume to reload the state if in doubt"
+)
+
+
+def parse_frame(frame: str | bytes) -> p.ClientMessage:
+    """A client frame as a protocol model.
+
+    Raises ``MalformedFrame`` for text that is not one JSON object (invalid UTF-8, a lone
+    surrogate escape, nesting too deep included) and ``InvalidMessage`` for an object that is
+    not a valid message."""
+    try:
+        return p.CLIENT_ADAPTER.validate_json(frame)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        if first["type"] == "json_invalid":
+            raise MalformedFrame(f"the frame is not valid JSON: {first['msg']}") from None
+        if first["type"] in ("dict_type", "model_type") and not first["loc"]:
+            raise MalformedFrame("the frame must be a JSON object") from None
+        where = ".".join(str(x) for x in first["loc"]) or "message"
+        raise InvalidMessage(
+            f"{where}: {first['msg']}", details={"errors": len(exc.errors())}
+        ) from None
+
+
+def encode(message: p.ServerMessage | dict[str, Any]) -> str:
+    """The frame for ``message`` (a model, or the table's JSON data of one), checked against
+    the schema. Raises ``ValidationError`` for data that is not a server message: a bug."""
+    model = message if not isinstance(message, dict) else p.SERVER_ADAPTER.validate_python(message)
+    return p.SERVER_ADAPTER.dump_json(model).decode("utf-8")
+
+
+def error(exc: GameError) -> p.Error:
+    """The wire form of a refusal."""
+    return p.Error(type="error", code=exc.code, message=exc.message, details=dict(exc.details))
+
+
+def internal_error() -> p.Error:
+    """What a client hears when the server failed (the details stay in the server's log)."""
+    return p.Error(type="error", code=p.ErrorCode.INTERNAL_ERROR, message=INTERNAL_ERROR)
