@@ -13,7 +13,6 @@ export const S = {
   seat: null, // our seat (null: watching)
   state: null, // the last `state` message
   stateAt: 0, // performance.now() when it arrived (deadline_ms counts from there)
-  events: [], // this hand's events, oldest first
   notices: [], // {id, text, kind}: errors and "played for you" messages
   pending: null, // the action sent and not yet answered
   queue: [], // actions to send one after another (shengji burial)
@@ -213,14 +212,13 @@ export function actAll(actions) {
 // ---------------------------------------------------------------- receiving
 const yourTurnListeners = new Set();
 export const onYourTurn = (fn) => yourTurnListeners.add(fn);
-let describeEvent = () => null;
+let describeAction = (action) => action;
 let eventHook = () => null;
-/** ``describe(event, me, state)``: what the server did for ``me``; ``hook(event, state)``. */
+/** ``describe(action, state)``: an action in words; ``hook(event, state)``: variant events. */
 export const setDescriber = (describe, hook) => {
-  describeEvent = describe;
+  describeAction = describe;
   eventHook = hook;
 };
-let recent = []; // events since the last state
 
 function receive(msg) {
   switch (msg.type) {
@@ -248,7 +246,6 @@ function receive(msg) {
       S.entering = null;
       if (msg.token) store.setItem(tokenKey(msg.room), JSON.stringify({ seat: msg.seat, token: msg.token }));
       if (currentRoute() !== msg.room) {
-        S.events = [];
         location.hash = `#/room/${msg.room}`;
       }
       break;
@@ -264,7 +261,6 @@ function receive(msg) {
       break;
     case "left":
       S.room = S.seat = S.state = null;
-      S.events = [];
       if (onLeft) {
         const f = onLeft;
         onLeft = null;
@@ -302,13 +298,15 @@ function onError(msg) {
 }
 
 function onEvent(ev) {
-  recent.push(ev);
+  const st = S.state;
+  if (ev.kind === "timed_out" && st && ev.data.seat === st.you) {
+    // The server played for us: say what, in the variant's words.
+    notify(`Time ran out: ${describeAction(ev.data.action, st)}.`, "info", 15000);
+  }
   if (ev.kind === "hand_started") {
-    S.events = [];
     S.scored = null;
     S.lastDiscard = null;
   }
-  S.events = [...S.events.slice(-300), ev];
   if (ev.kind === "hand_scored") S.scored = ev.data;
   if (ev.kind === "discard") S.lastDiscard = { seat: ev.data.seat };
   if (S.state) eventHook(ev, S.state);
@@ -320,18 +318,14 @@ export function waitingOnMe(st) {
 
 function onState(msg) {
   const prev = S.state;
-  const prevAt = S.stateAt;
   S.state = msg;
   S.stateAt = performance.now();
-  const sentSomething = !!S.pending;
   S.pending = null;
   if (prev && prev.hand !== msg.hand) S.lastDiscard = null;
   const ld = S.lastDiscard;
   if (ld && ld.count === undefined && msg.variant === "mcr" && msg.view) {
     ld.count = msg.view.players[ld.seat].discards.length; // marked while still in the river
   }
-  noticeTimeout(prev, prevAt, msg, sentSomething);
-  recent = [];
   if (waitingOnMe(msg) && (!waitingOnMe(prev) || prev.decision_version !== msg.decision_version)) {
     yourTurnListeners.forEach((fn) => fn(msg));
   }
@@ -349,14 +343,4 @@ function onState(msg) {
     if (msg.view.legal.includes(next)) act(next);
     else S.queue = [];
   }
-}
-
-/** Tell the player when the server acted for their seat because time ran out. */
-function noticeTimeout(prev, prevAt, msg, sentSomething) {
-  if (!prev || sentSomething || !waitingOnMe(prev) || prev.deadline_ms === null) return;
-  if (prev.decision_version === msg.decision_version && waitingOnMe(msg)) return;
-  const expired = performance.now() - prevAt >= prev.deadline_ms - 1000;
-  if (!expired) return;
-  const mine = recent.map((ev) => describeEvent(ev, prev.you, msg)).find(Boolean);
-  notify(`Time ran out: ${mine || "the server passed for you"}.`, "info", 12000);
 }

@@ -127,8 +127,10 @@ export function Table({ st }) {
     ${v.result && st.phase !== "playing" ? html`<${Result} st=${st} />` : null}`;
 }
 
-export function describe(ev, me) {
-  if (ev.data.seat !== me) return null;
-  if (ev.kind === "discard") return `${zipaiName(ev.data.card)} was discarded for you`;
-  return null;
+/** A timed-out action in words. */
+export function describeAction(action) {
+  const [kind, ...cards] = action.split(" ");
+  if (kind === "discard") return `${zipaiName(cards[0])} was discarded for you`;
+  if (kind === "take") return "the card was laid with your first meld for you";
+  return `the server played "${action}" for you`;
 }

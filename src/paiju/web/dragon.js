@@ -133,6 +133,9 @@ export function Table({ st }) {
     ${v.result && st.phase !== "playing" ? html`<${Result} st=${st} />` : null}`;
 }
 
-export function describe(ev, me) {
-  return ev.kind === "submitted" && ev.data.seat === me ? "your tiles were arranged for you (the best arrangement)" : null;
+/** A timed-out action in words. */
+export function describeAction(action) {
+  return action === "bust"
+    ? "your hand was declared bust for you"
+    : `your tiles were arranged for you (the best arrangement: ${leftoverText(parseArrangement(action).leftover)})`;
 }

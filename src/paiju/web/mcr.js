@@ -160,10 +160,9 @@ export function Table({ st }) {
     ${v.result && st.phase !== "playing" ? html`<${Result} st=${st} />` : null}`;
 }
 
-/** What the server did for ``me`` (for "time ran out" notices). */
-export function describe(ev, me) {
-  if (ev.data.seat !== me) return null;
-  if (ev.kind === "discard") return `${tileName(ev.data.tile)} (${tileLabel(ev.data.tile)}) was discarded for you`;
-  if (ev.kind === "claim") return `"${ev.data.action}" was answered for you`;
-  return null;
+/** A timed-out action in words. */
+export function describeAction(action) {
+  const [kind, t] = action.split(" ");
+  if (kind === "discard") return `${tileName(t)} (${tileLabel(t)}) was discarded for you`;
+  return `the server played "${action}" for you`;
 }

@@ -13,9 +13,9 @@ const VARIANTS = { mcr, shengji, diu, dragon };
 export const TITLES = { mcr: "MCR mahjong", shengji: "Shengji", diu: "Suijiang diu", dragon: "Pai gow dragon" };
 
 setDescriber(
-  (ev, me, st) => {
+  (action, st) => {
     const v = VARIANTS[st.variant];
-    return v && v.describe ? v.describe(ev, me) : null;
+    return action === "pass" ? "the server passed for you" : v && v.describeAction ? v.describeAction(action) : `the server played ${action} for you`;
   },
   (ev, st) => {
     const v = VARIANTS[st.variant];

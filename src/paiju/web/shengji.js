@@ -219,11 +219,13 @@ export function Table({ st }) {
     ${v.result && st.phase !== "playing" ? html`<${Result} st=${st} />` : null}`;
 }
 
-/** What the server did for ``me`` (for "time ran out" notices), and failed throws. */
-export function describe(ev, me) {
-  if (ev.data.seat !== me) return null;
-  if (ev.kind === "play") return `${ev.data.cards.map(cardName).join(", ")} played for you`;
-  return null;
+/** A timed-out action in words. */
+export function describeAction(action) {
+  const [kind, ...cards] = action.split(" ");
+  const names = cards.map(cardName).join(", ");
+  if (kind === "play") return `${names} ${cards.length > 1 ? "were" : "was"} played for you`;
+  if (kind === "bury") return `${names} was buried for you`;
+  return `the server played "${action}" for you`;
 }
 
 export function onEvent(ev, st) {
