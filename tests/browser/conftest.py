@@ -34,8 +34,11 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module. Not for the session: Playwright's sync API keeps an event
+    loop marked running in this thread while it is open, which the asyncio tests that run
+    after the browser suite cannot share."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

@@ -98,16 +98,17 @@ def test_an_mcr_hand_against_bots(pages: Pages, live: LiveServer) -> None:
 
 def hand_to_result(live: LiveServer, pages: Pages, p: Page, room: str, variant: str) -> None:
     """Play the browser seat to the hand's result, watching the table as a spectator too."""
-    public = {"mcr": truth.mcr_public, "shengji": truth.shengji_public}.get(variant)
-    spectator = watch_as_spectator(pages, room) if public else None
+    public = {"mcr": truth.mcr_public, "shengji": truth.shengji_public, "diu": truth.diu_public}[
+        variant
+    ]
+    spectator = watch_as_spectator(pages, room)
     taken = []
 
     def during(n: int) -> None:
         if not taken and p.page.locator(SHOT_WHEN[variant]).count():
             screenshots(p, variant)
             taken.append(n)
-        if spectator is not None and public is not None:
-            check_public_only(live, room, spectator, public)
+        check_public_only(live, room, spectator, public)
         if variant == "mcr" and n == 4:
             p.page.reload()  # mid-hand: the page resumes the seat with its stored token
             p.page.wait_for_selector(".mcr-hand")
@@ -166,6 +167,10 @@ def test_a_shengji_hand_as_landlord(pages: Pages, live: LiveServer, mode: str) -
     else:
         play_until(p.page, "shengji", "[data-prompt=friend]")
         p.shot("shengji-friend-1280")
+        assert p.page.locator(".hand-cards .card").count() == 25
+        p.page.set_viewport_size(PHONE)  # 25 cards fit a phone without scrolling sideways
+        assert p.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        p.page.set_viewport_size(DESKTOP)
         play_until(p.page, "shengji", "[data-result]")
         no_timeouts(live, room)
     actions = [a.action for a in live.store.actions(room) if a.seat == 0 and a.hand == 0]
@@ -178,6 +183,7 @@ def test_a_dragon_match_against_bots(pages: Pages, live: LiveServer) -> None:
     p = play_now(pages, "dragon")
     room = p.room()
     p.page.wait_for_selector("[data-prompt=arrange] li.best")
+    assert p.page.title().startswith("● Your turn")  # seen from a background tab too
     screenshots(p, "dragon")
     played = play_until(p.page, "dragon", "[data-result=finished]")
     assert played == 4  # one arrangement per hand, four hands

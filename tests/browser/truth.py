@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from paiju.engines.diu.state import DiuState
 from paiju.engines.mcr.state import ANGANG_MELD, McrState
 from paiju.engines.mcr.tiles import tile_code
 from paiju.engines.shengji.state import ShengjiState
@@ -36,6 +37,17 @@ def shengji_public(state: ShengjiState) -> Counter[str]:
     for bid in state.bids:
         seen.update([bid.card] * bid.count)
     seen.update(state.flipped)
+    return seen
+
+
+def diu_public(state: DiuState) -> Counter[str]:
+    """Every meld, the dead cards and the card being polled."""
+    seen: Counter[str] = Counter(state.dead)
+    for melds in state.melds:
+        for meld in melds:
+            seen.update(meld)
+    if state.card is not None:
+        seen[state.card] += 1
     return seen
 
 

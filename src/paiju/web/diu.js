@@ -4,7 +4,7 @@
 import { html, useRef } from "./vendor/preact-htm.js";
 import { S, act } from "./client.js";
 import { DiuCard, zipaiName } from "./draw.js";
-import { Felt, SeatHead, ResultFrame, Choices, useKeys, positionKey, arrowFocus, passKey, choiceKey, seatName, fmt } from "./table.js";
+import { SeatHead, ResultFrame, Choices, useKeys, positionKey, arrowFocus, passKey, choiceKey, seatName, Payments } from "./table.js";
 
 // The ladder, low to high (硬水 ranks with 硬对).
 const CALLS = [
@@ -34,14 +34,14 @@ function pollOrder(v) {
   return v.card.source === "draw" ? [v.card.by, ...next] : next;
 }
 
-function Other({ st, seat }) {
+export function Other({ st, seat }) {
   const v = st.view;
   return html`<${SeatHead} st=${st} seat=${seat} badges=${[ROLE_TEXT[v.roles[seat]]]} />
     <${Melds} melds=${v.melds[seat]} />
     ${v.result ? html`<div class="revealed"><${Row} cards=${v.result.hands[seat]} small /></div>` : html`<div class="count">${v.hand_counts[seat]} cards</div>`}`;
 }
 
-function Center({ st }) {
+export function Center({ st }) {
   const v = st.view;
   const order = pollOrder(v);
   return html`<div class="info diu-info">
@@ -82,7 +82,7 @@ const PROMPTS = {
   diu_pick: ["diu", "Pick the two cards you go out (diu) with", cardsLabel("Do not go out")],
 };
 
-function Mine({ st }) {
+export function Mine({ st }) {
   const v = st.view, me = st.you ?? 0;
   const legal = st.you === null ? [] : v.legal;
   const handRef = useRef(null);
@@ -108,23 +108,14 @@ function Mine({ st }) {
     ${v.my_call && !options.length ? html`<div class="hint">Your call: <b>${v.my_call}</b> — waiting for the poll.</div>` : null}`;
 }
 
-function Result({ st }) {
+export function Result({ st }) {
   const v = st.view, r = v.result;
   return html`<${ResultFrame} st=${st}>
     ${r.winner === null
       ? html`<p>Nobody went out: the stock ran out (a draw). Nobody pays.</p>`
       : html`<p><b>${seatName(st, r.winner)}</b> went out (diu) on <${DiuCard} card=${r.card} /> with <${Row} cards=${r.diu_cards || []} small /></p>`}
-    <p class="pay">Scores: ${r.scores.map((s, i) => html`<span class="payment">${seatName(st, i)} ${fmt(s)}</span>`)}</p>
+    <${Payments} st=${st} scores=${r.scores} label="Scores" />
   </${ResultFrame}>`;
-}
-
-export function Table({ st }) {
-  const v = st.view;
-  return html`<${Felt} st=${st} variant="diu"
-    other=${(seat) => html`<${Other} st=${st} seat=${seat} />`}
-    center=${html`<${Center} st=${st} />`}
-    mine=${html`<${Mine} st=${st} />`} />
-    ${v.result && st.phase !== "playing" ? html`<${Result} st=${st} />` : null}`;
 }
 
 /** A timed-out action in words. */

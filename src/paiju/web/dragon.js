@@ -3,7 +3,7 @@
 import { html, useState } from "./vendor/preact-htm.js";
 import { S, act } from "./client.js";
 import { Domino } from "./draw.js";
-import { Felt, SeatHead, ResultFrame, useKeys, seatName, fmt } from "./table.js";
+import { SeatHead, ResultFrame, useKeys, seatName, fmt } from "./table.js";
 
 // Single-tile ranks (1 = highest) and the pai gow pairs, best first (docs/rules/dragon.md).
 const RANK = { 66: 1, 11: 2, 44: 3, 13: 4, 55: 5, 33: 6, 22: 7, 56: 8, 46: 9, 16: 10, 15: 11, 45: 12, 36: 12, 35: 13, 26: 13, 34: 14, 25: 14, 24: 15, 14: 16, 23: 16, 12: 17 };
@@ -57,7 +57,7 @@ function Chain({ text, small }) {
     <span class="leftover">${a.leftover.map((t) => html`<${Domino} a=${+t[0]} b=${+t[1]} />`)}</span></span>`;
 }
 
-function Other({ st, seat }) {
+export function Other({ st, seat }) {
   const v = st.view, p = v.players[seat];
   const shown = v.result && v.result.seats[seat];
   return html`<${SeatHead} st=${st} seat=${seat} badges=${[p.submitted ? "submitted" : v.result ? null : "arranging…"]} />
@@ -104,7 +104,7 @@ function bestOf(v) {
   return best;
 }
 
-function Mine({ st }) {
+export function Mine({ st }) {
   const v = st.view, me = st.you ?? 0;
   const legal = st.you === null ? [] : v.legal;
   const shown = v.result && v.result.seats[me];
@@ -116,21 +116,16 @@ function Mine({ st }) {
     ${v.my_submission && !shown ? html`<div class="submitted">Submitted: <${Chain} text=${v.my_submission} small /> — waiting for the others.</div>` : null}`;
 }
 
-function Result({ st }) {
+export function Center({ st }) {
+  return html`<div class="info">hand <b>${st.hand + 1}</b> of ${st.view.options.hands}</div>`;
+}
+
+export function Result({ st }) {
   const r = st.view.result;
   return html`<${ResultFrame} st=${st} title=${`Hand ${st.hand + 1}: showdown`}>
     <table class="showdowns"><tbody>${r.seats.map((e) => html`<tr data-seat=${e.seat}><td>${seatName(st, e.seat)}</td>
       <td><${Chain} text=${e.submitted.text} small /></td><td>${e.category}${e.points !== null ? ` ${e.points}` : ""}</td><td class="num">${fmt(e.score)}</td></tr>`)}</tbody></table>
   </${ResultFrame}>`;
-}
-
-export function Table({ st }) {
-  const v = st.view;
-  return html`<${Felt} st=${st} variant="dragon"
-    other=${(seat) => html`<${Other} st=${st} seat=${seat} />`}
-    center=${html`<div class="info">hand <b>${st.hand + 1}</b> of ${v.options.hands}</div>`}
-    mine=${html`<${Mine} st=${st} />`} />
-    ${v.result && st.phase !== "playing" ? html`<${Result} st=${st} />` : null}`;
 }
 
 /** A timed-out action in words. */

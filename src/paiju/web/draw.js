@@ -4,6 +4,16 @@ import { html } from "./vendor/preact-htm.js";
 
 const RED = "#c62828", GREEN = "#2e7d32", BLUE = "#1f4f9a", INK = "#1b1b1b";
 
+/** A drawn face: a button when it can be clicked, else an image. ``data`` holds the
+ * data-* attributes (the face's code), ``name`` the words a screen reader says. */
+function piece({ cls, data, name, title, svg, onClick, disabled, pressed }) {
+  if (onClick) {
+    return html`<button class=${cls} ...${data} aria-pressed=${pressed} aria-label=${title || name} title=${title || name}
+      disabled=${disabled} onClick=${onClick}>${svg}</button>`;
+  }
+  return html`<span class=${cls} ...${data} role="img" aria-label=${name} title=${title || name}>${svg}</span>`;
+}
+
 // ---------------------------------------------------------------- MCR tiles
 // Botzone codes: W characters (m), T bamboo (s), B dots (p), F1-F4 winds, J1-J3 dragons,
 // H1-H8 flowers (H1-H4 seasons, H5-H8 flowers).
@@ -124,12 +134,9 @@ export function Tile({ code, cls = "", onClick, title, disabled, sideways, marke
   const svg = code
     ? html`<svg viewBox="0 0 30 40" aria-hidden="true"><rect x="0.6" y="0.6" width="28.8" height="38.8" rx="3.2" class="face" />${tileFace(code)}<text x="2.2" y="7.4" font-size="6.6" font-weight="700" fill="#444">${label}</text></svg>`
     : html`<svg viewBox="0 0 30 40" aria-hidden="true"><rect x="0.6" y="0.6" width="28.8" height="38.8" rx="3.2" class="back" /></svg>`;
-  const classes = `tile ${cls}${sideways ? " sideways" : ""}${marked ? " marked" : ""}`;
   const name = code ? `${tileName(code)} (${label})` : "face-down tile";
-  if (onClick) {
-    return html`<button class=${classes} data-tile=${code} data-pos=${pos} title=${title || name} aria-label=${title || name} disabled=${disabled} onClick=${onClick}>${svg}</button>`;
-  }
-  return html`<span class=${classes} data-tile=${code || undefined} title=${title || name} role="img" aria-label=${name}>${svg}</span>`;
+  const data = code ? { "data-tile": code, "data-pos": pos } : {};
+  return piece({ cls: `tile ${cls}${sideways ? " sideways" : ""}${marked ? " marked" : ""}`, data, name, title, svg, onClick, disabled });
 }
 
 // ---------------------------------------------------------------- playing cards
@@ -185,12 +192,9 @@ export const POINT_RANKS = new Set(["5", "10", "K"]);
 /** One playing card. trump: highlight; points: mark 5/10/K; selected: raised. */
 export function Card({ card, trump, points, selected, onClick, disabled, cls = "", pos }) {
   const name = cardName(card) + (trump ? ", trump" : "");
-  const classes = `card ${cls}${trump ? " trump" : ""}${selected ? " selected" : ""}`;
   const svg = html`<svg viewBox="0 0 50 70" aria-hidden="true"><rect x="0.6" y="0.6" width="48.8" height="68.8" rx="4" class="face" />${cardFace(card, points)}</svg>`;
-  if (onClick) {
-    return html`<button class=${classes} data-card=${card} data-pos=${pos} aria-pressed=${!!selected} aria-label=${name} title=${name} disabled=${disabled} onClick=${onClick}>${svg}</button>`;
-  }
-  return html`<span class=${classes} data-card=${card} role="img" aria-label=${name} title=${name}>${svg}</span>`;
+  const cls2 = `card ${cls}${trump ? " trump" : ""}${selected ? " selected" : ""}`;
+  return piece({ cls: cls2, data: { "data-card": card, "data-pos": pos }, name, svg, onClick, disabled, pressed: onClick ? !!selected : undefined });
 }
 
 // ---------------------------------------------------------------- dominoes
@@ -220,9 +224,7 @@ export function Domino({ a, b, horizontal, cls = "", title, onClick, disabled })
   const svg = html`<svg viewBox=${`0 0 ${w} ${h}`} aria-hidden="true"><rect x="0.6" y="0.6" width=${w - 1.2} height=${h - 1.2} rx="4" class="face" />
     ${half(a, 0, 0, false)}${half(b, horizontal ? 30 : 0, horizontal ? 0 : 30, true)}
     <line x1=${horizontal ? 30 : 4} x2=${horizontal ? 30 : 26} y1=${horizontal ? 4 : 30} y2=${horizontal ? 26 : 30} stroke="#c8bfa8" stroke-width="0.8" /></svg>`;
-  const classes = `domino ${horizontal ? "h" : "v"} ${cls}`;
-  if (onClick) return html`<button class=${classes} data-domino=${`${a}${b}`} aria-label=${name} title=${name} disabled=${disabled} onClick=${onClick}>${svg}</button>`;
-  return html`<span class=${classes} data-domino=${`${a}${b}`} role="img" aria-label=${name} title=${name}>${svg}</span>`;
+  return piece({ cls: `domino ${horizontal ? "h" : "v"} ${cls}`, data: { "data-domino": `${a}${b}` }, name, svg, onClick, disabled });
 }
 
 // ---------------------------------------------------------------- 字牌 (diu)
@@ -255,7 +257,5 @@ export function DiuCard({ card, onClick, disabled, selected, cls = "", pos }) {
   const big = card[0] === "b";
   const name = zipaiName(card);
   const svg = html`<svg viewBox="0 0 30 64" aria-hidden="true"><rect x="0.6" y="0.6" width="28.8" height="62.8" rx=${big ? 1 : 6} class="face" />${zipaiFace(card)}<text x="2" y="8" font-size="6.5" font-weight="700" fill="#555">${card}</text></svg>`;
-  const classes = `dcard ${cls}${selected ? " selected" : ""}`;
-  if (onClick) return html`<button class=${classes} data-card=${card} data-pos=${pos} aria-label=${name} title=${name} disabled=${disabled} onClick=${onClick}>${svg}</button>`;
-  return html`<span class=${classes} data-card=${card} role="img" aria-label=${name} title=${name}>${svg}</span>`;
+  return piece({ cls: `dcard ${cls}${selected ? " selected" : ""}`, data: { "data-card": card, "data-pos": pos }, name, svg, onClick, disabled });
 }

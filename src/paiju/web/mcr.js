@@ -3,7 +3,7 @@
 import { html, useRef } from "./vendor/preact-htm.js";
 import { S, act } from "./client.js";
 import { Tile, tileLabel, tileName } from "./draw.js";
-import { Felt, SeatHead, ResultFrame, Choices, useKeys, positionKey, arrowFocus, passKey, choiceKey, seatName, fmt } from "./table.js";
+import { SeatHead, ResultFrame, Choices, useKeys, positionKey, arrowFocus, passKey, choiceKey, seatName, Payments } from "./table.js";
 
 const WIND = { F1: "East", F2: "South", F3: "West", F4: "North" };
 const CLAIM_ORDER = ["hu", "gang", "peng", "chi", "pass"];
@@ -44,7 +44,7 @@ function badges(v, seat) {
   return [WIND[p.wind], v.dealer === seat ? "dealer" : null];
 }
 
-function Other({ st, seat }) {
+export function Other({ st, seat }) {
   const v = st.view, p = v.players[seat], last = lastDiscard(v);
   return html`<${SeatHead} st=${st} seat=${seat} badges=${badges(v, seat)} />
     <${Melds} p=${p} order=${v.order} />
@@ -60,7 +60,7 @@ function lastDiscard(v) {
   return ld && ld.count !== undefined ? ld : { seat: -1 };
 }
 
-function Center({ st }) {
+export function Center({ st }) {
   const v = st.view;
   return html`<div class="info">
     <div><b>${WIND[v.prevalent_wind]}</b> round</div>
@@ -87,7 +87,7 @@ function turnLabel(action) {
   return action;
 }
 
-function Mine({ st }) {
+export function Mine({ st }) {
   const v = st.view, me = st.you ?? 0, p = v.players[me];
   const legal = st.you === null ? [] : v.legal;
   const handRef = useRef(null);
@@ -137,7 +137,7 @@ function Mine({ st }) {
     ${v.winning_tiles && v.winning_tiles.length ? html`<div class="waits">Waiting on ${v.winning_tiles.map((t) => html`<${Tile} code=${t} cls="small" />`)}</div>` : null}`;
 }
 
-function Result({ st }) {
+export function Result({ st }) {
   const v = st.view, r = v.result;
   return html`<${ResultFrame} st=${st}>
     ${r.exhaustive_draw ? html`<p>Exhaustive draw: the wall is empty and nobody won. Nobody pays.</p>` : null}
@@ -147,17 +147,8 @@ function Result({ st }) {
       <table class="fans"><thead><tr><th>fan</th><th>points</th></tr></thead><tbody>
         ${w.fans.map(([name, points, count]) => html`<tr><td>${name}${count > 1 ? ` ×${count}` : ""}</td><td class="num">${points * count}</td></tr>`)}
         <tr class="sum"><td>total (flowers included)</td><td class="num">${w.total}</td></tr></tbody></table></div>`)}
-    <p class="pay">Payments: ${r.scores.map((s, i) => html`<span class="payment">${seatName(st, i)} ${fmt(s)}</span>`)}</p>
+    <${Payments} st=${st} scores=${r.scores} />
   </${ResultFrame}>`;
-}
-
-export function Table({ st }) {
-  const v = st.view;
-  return html`<${Felt} st=${st} variant="mcr"
-    other=${(seat) => html`<${Other} st=${st} seat=${seat} />`}
-    center=${html`<${Center} st=${st} />`}
-    mine=${html`<${Mine} st=${st} />`} />
-    ${v.result && st.phase !== "playing" ? html`<${Result} st=${st} />` : null}`;
 }
 
 /** A timed-out action in words. */

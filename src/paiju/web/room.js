@@ -2,7 +2,7 @@
 // while it plays, and the end of the match (result, rematch).
 import { html, useEffect } from "./vendor/preact-htm.js";
 import { S, send, takeSeat, leaveRoom, enterRoom, playerName, forgetRoom, setDescriber, notify } from "./client.js";
-import { seatName, Totals } from "./table.js";
+import { seatName, Totals, Felt } from "./table.js";
 import { NameField } from "./lobby.js";
 import * as mcr from "./mcr.js";
 import * as shengji from "./shengji.js";
@@ -92,7 +92,11 @@ export function Room({ id }) {
       <span class="spacer"></span>
       <button class="small" onClick=${() => copy(inviteLink(st.room))}>Invite link</button>
       <a class="button small" href="#/">Lobby</a></div>
-    <${v.Table} st=${st} />
+    <${Felt} st=${st} variant=${st.variant}
+      other=${(seat) => html`<${v.Other} st=${st} seat=${seat} />`}
+      center=${html`<${v.Center} st=${st} />`}
+      mine=${html`<${v.Mine} st=${st} />`} />
+    ${st.view.result && st.phase !== "playing" ? html`<${v.Result} st=${st} />` : null}
     ${st.phase === "finished" ? html`<${Finished} st=${st} />` : null}
   </div>`;
 }

@@ -4,7 +4,7 @@
 import { html, useState, useRef } from "./vendor/preact-htm.js";
 import { S, act, actAll, notify } from "./client.js";
 import { Card, POINT_RANKS, cardName, suitShape } from "./draw.js";
-import { Felt, SeatHead, ResultFrame, Choices, useKeys, passKey, choiceKey, arrowFocus, seatName, fmt } from "./table.js";
+import { SeatHead, ResultFrame, Choices, useKeys, passKey, choiceKey, arrowFocus, seatName, Payments } from "./table.js";
 
 const SUIT_ORDER = ["S", "H", "C", "D", "T"]; // black, red, black, red, then trumps
 const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -68,7 +68,7 @@ function trickPlay(v, seat) {
   return p ? html`<${Cards} cards=${p.cards} v=${v} small cls="played" />` : null;
 }
 
-function Other({ st, seat }) {
+export function Other({ st, seat }) {
   const v = st.view;
   return html`<${SeatHead} st=${st} seat=${seat} badges=${badges(v, seat)} />
     <div class="count">${v.hand_counts[seat]} cards</div>
@@ -81,7 +81,7 @@ function levelsText(st) {
   return v.levels.map((l, i) => `${seatName(st, i)} ${l}`).join(" · ");
 }
 
-function Center({ st }) {
+export function Center({ st }) {
   const v = st.view;
   const [showLast, setShowLast] = useState(false);
   const last = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
@@ -144,7 +144,7 @@ function FriendPicker({ friend }) {
         })}</span>`)}</div>`)}</div></div>`;
 }
 
-function Mine({ st }) {
+export function Mine({ st }) {
   const v = st.view, me = st.you ?? 0;
   const legal = st.you === null ? [] : v.legal;
   const key = `${st.hand}|${v.phase}|${v.hand.length}|${v.trick.length}`;
@@ -199,24 +199,15 @@ function Mine({ st }) {
     ${playing ? html`<${PlayBar} v=${v} selected=${selected} setSelected=${choose} legal=${legal} />` : null}`;
 }
 
-function Result({ st }) {
+export function Result({ st }) {
   const v = st.view, r = v.result;
   return html`<${ResultFrame} st=${st}>
     <p>Attackers took <b data-attacker-points=${r.attacker_points}>${r.attacker_points}</b> points${r.kitty_bonus ? html` (kitty bonus <b>${r.kitty_bonus}</b>)` : ""}.</p>
     <div>Kitty buried: <${Cards} cards=${v.buried || []} v=${v} small /></div>
     <p>Levels now: ${r.levels_after.join(" / ")}; next landlord ${r.next_landlord === null ? "—" : seatName(st, r.next_landlord)}.
       ${r.match_winner !== null && r.match_winner !== undefined ? html` <b>The match is won.</b>` : null}</p>
-    <p class="pay">Hand score: ${r.scores.map((s, i) => html`<span class="payment">${seatName(st, i)} ${fmt(s)}</span>`)}</p>
+    <${Payments} st=${st} scores=${r.scores} label="Hand score" />
   </${ResultFrame}>`;
-}
-
-export function Table({ st }) {
-  const v = st.view;
-  return html`<${Felt} st=${st} variant="shengji"
-    other=${(seat) => html`<${Other} st=${st} seat=${seat} />`}
-    center=${html`<${Center} st=${st} />`}
-    mine=${html`<${Mine} st=${st} />`} />
-    ${v.result && st.phase !== "playing" ? html`<${Result} st=${st} />` : null}`;
 }
 
 /** A timed-out action in words. */

@@ -112,14 +112,14 @@ export function SeatHead({ st, seat, badges = [], children }) {
 }
 
 /** The table: the other seats around the centre, yours (``mine``) below. */
-export function Felt({ st, variant, other, center, mine, wide }) {
+export function Felt({ st, variant, other, center, mine }) {
   const at = places(st);
   const cell = (pos) => {
     const seat = Object.keys(at).find((s) => at[s] === pos);
     if (seat === undefined || pos === "bottom") return null;
     return html`<section class=${`seat ${pos}`} data-place=${pos} data-seat=${seat}>${other(+seat, pos)}</section>`;
   };
-  return html`<div class=${`felt v-${variant}${wide ? " wide" : ""}`}>
+  return html`<div class=${`felt v-${variant}`}>
     ${cell("top")}${cell("left")}
     <section class="center">${center}</section>
     ${cell("right")}
@@ -155,6 +155,11 @@ export function Totals({ st, scores }) {
 }
 
 export const fmt = (n) => (n > 0 ? `+${n}` : `${n}`);
+
+/** One line of what each seat won or paid this hand. */
+export function Payments({ st, scores, label = "Payments" }) {
+  return html`<p class="pay">${label}: ${scores.map((s, i) => html`<span class="payment">${seatName(st, i)} ${fmt(s)}</span>`)}</p>`;
+}
 
 /** Buttons for the given legal actions; ``label`` renders each, number keys pick them. */
 export function Choices({ actions, label, onPick, cls = "" }) {
