@@ -42,28 +42,30 @@ def mcr_step(page: Any, keyboard: bool = False) -> bool:
     )
 
 
-def shengji_step(page: Any) -> bool:
+def shengji_step(page: Any, lead: bool = True) -> bool:
     """Make the first bid offered (else pass), bury the first eight buryable cards, call the
     first friend, play the first legal play the page lists."""
     try:
-        return _shengji_step(page)
+        return _shengji_step(page, lead)
     except Exception:
         return False  # the page moved on meanwhile: look again
 
 
-def _shengji_step(page: Any) -> bool:
+def _shengji_step(page: Any, lead: bool) -> bool:
     if page.locator("[data-prompt=bid]").count():
         bid = "[data-prompt=bid] button.choice"
         return click_first(page, [f"{bid}:not(.pass)", f"{bid}.pass"])
     if page.locator("[data-prompt=bury]").count():
-        cards = page.locator(".hand-cards button.card:not([disabled]):not(.selected)")
+        free = page.locator(".hand-cards button.card:not([disabled]):not(.selected)")
         need = int(page.locator("[data-bury]").inner_text().split("/")[1])
-        for _ in range(need):
-            cards.nth(0).click(timeout=1500)
+        for _ in range(need - page.locator(".hand-cards button.card.selected").count()):
+            free.first.click(timeout=1500)
         return click_first(page, ["[data-bury]"])
     if page.locator("[data-prompt=friend]").count():
         return click_first(page, ["[data-prompt=friend] button.choice"])
     if page.locator("[data-prompt=play]").count():
+        if not lead and page.locator("[data-prompt=play][data-lead=true]").count():
+            return False  # leave the lead to the test
         if not page.locator("[data-suggest]").count():
             page.locator("[data-legal-list]").click(timeout=1500)
         page.locator("[data-suggest]").first.click(timeout=1500)
@@ -102,6 +104,7 @@ STEPS: dict[str, Callable[[Any, int], bool]] = {
     "mcr": lambda page, n: mcr_step(page),
     "mcr-keys": lambda page, n: mcr_step(page, keyboard=n % 2 == 1),  # keys, clicks in turn
     "shengji": lambda page, n: shengji_step(page),
+    "shengji-no-lead": lambda page, n: shengji_step(page, lead=False),
     "diu": lambda page, n: diu_step(page),
     "dragon": lambda page, n: dragon_step(page),
 }

@@ -159,7 +159,7 @@ def test_a_shengji_hand_as_landlord(pages: Pages, live: LiveServer, mode: str) -
     p = take_seat(pages, room)
     p.page.uncheck("[data-setting=autopass]")  # click every pass ourselves
     if mode == "tractor":
-        play_until(p.page, "shengji", "[data-prompt=play][data-lead=true]")
+        play_until(p.page, "shengji-no-lead", "[data-prompt=play][data-lead=true]")
         refused_and_blocked_leads(p)
         hand_to_result(live, pages, p, room, "shengji")
         first = live.table(room).state.tricks[0].plays[0]

@@ -77,7 +77,11 @@ export function Other({ st, seat }) {
 
 function levelsText(st) {
   const v = st.view;
-  if (v.levels.length === 2) return `seats 1+3: ${v.levels[0]} · seats 2+4: ${v.levels[1]}`;
+  if (v.levels.length === 2) {
+    const us = st.you === null ? null : st.you % 2; // team 0: seats 1 and 3 (0 and 2)
+    if (us === null) return `seats 1+3: ${v.levels[0]} · seats 2+4: ${v.levels[1]}`;
+    return `your team ${v.levels[us]} · opponents ${v.levels[1 - us]}`;
+  }
   return v.levels.map((l, i) => `${seatName(st, i)} ${l}`).join(" · ");
 }
 
