@@ -90,6 +90,7 @@ let onLeft = null;
 let afterWelcome = null;
 
 export function connect() {
+  if (ws) return; // already connected or connecting (a retry and an "online" event can meet)
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/";
   const sock = new WebSocket(url);
   ws = sock;
@@ -187,10 +188,6 @@ function currentRoute() {
   return m ? m[1] : null;
 }
 
-export function goRoom(id) {
-  if (currentRoute() !== id) location.hash = `#/room/${id}`;
-}
-
 // ---------------------------------------------------------------- acting
 /** Send ``action`` (verbatim from view.legal) for the state on screen. */
 export function act(action) {
@@ -230,12 +227,8 @@ function receive(msg) {
         const f = afterWelcome;
         afterWelcome = null;
         f();
-      }
-      {
-        const route = currentRoute();
-        if (route) enterRoom(route);
-        else send({ type: "lobby" });
-      }
+      } else if (currentRoute()) enterRoom(currentRoute());
+      else send({ type: "lobby" });
       break;
     case "lobby":
       S.lobby = msg;

@@ -3,7 +3,7 @@
 import { html, useState } from "./vendor/preact-htm.js";
 import { S, act } from "./client.js";
 import { Domino } from "./draw.js";
-import { SeatHead, ResultFrame, useKeys, seatName, fmt } from "./table.js";
+import { SeatHead, ResultFrame, useKeys, seatName, fmt, handNumber } from "./table.js";
 
 // Single-tile ranks (1 = highest) and the pai gow pairs, best first (docs/rules/dragon.md).
 const RANK = { 66: 1, 11: 2, 44: 3, 13: 4, 55: 5, 33: 6, 22: 7, 56: 8, 46: 9, 16: 10, 15: 11, 45: 12, 36: 12, 35: 13, 26: 13, 34: 14, 25: 14, 24: 15, 14: 16, 23: 16, 12: 17 };
@@ -69,11 +69,14 @@ function Showdown({ entry }) {
     <div class="hint">${entry.category}${entry.points !== null ? ` · ${entry.points} points` : ""} · <b>${fmt(entry.score)}</b></div></div>`;
 }
 
-function Arrangements({ legal, best }) {
+function Arrangements({ legal, best, label }) {
   const [chosen, setChosen] = useState(null);
   const [all, setAll] = useState(false);
   const pick = legal.includes(chosen) ? chosen : null;
-  const ordered = best ? [best, ...legal.filter((a) => a !== best)] : legal;
+  // Best first, then the others by what their leftover would score (a display order only).
+  const key = (a) => leftoverKey(parseArrangement(a).leftover);
+  const rest = legal.filter((a) => a !== best).sort((a, b) => (better(key(a), key(b)) ? -1 : better(key(b), key(a)) ? 1 : 0));
+  const ordered = best ? [best, ...rest] : rest;
   const shown = all ? ordered : ordered.slice(0, 8);
   useKeys((e) => {
     const i = "12345678".indexOf(e.key);
@@ -89,9 +92,18 @@ function Arrangements({ legal, best }) {
     <span class="hint">Choose how to lay your dragon (6 or 7 in a line, the rest score), then submit. ${legal.length} ways.</span>
     <ol>${shown.map((a, i) => html`<li class=${`arr${a === pick ? " chosen" : ""}${a === best ? " best" : ""}`}>
       <button class="arrbtn" data-arrangement=${a} aria-pressed=${a === pick} onClick=${() => setChosen(a)}><kbd>${i + 1}</kbd>
-        <${Chain} text=${a} small /><span class="score">${leftoverText(parseArrangement(a).leftover)}${a === best ? html` <b class="bestmark">★ best</b>` : null}</span></button></li>`)}</ol>
+        <${Chain} text=${a} small /><span class="score">${leftoverText(parseArrangement(a).leftover)}${a === best ? html` <b class="bestmark">${label}</b>` : null}</span></button></li>`)}</ol>
     ${legal.length > shown.length ? html`<button class="small" onClick=${() => setAll(true)}>Show all ${legal.length}</button>` : null}
   </div>`;
+}
+
+// The options the client's own ranking (leftoverKey) assumes.
+const DEFAULT_SCORING = { specials: false, pair_set: "paigow", single_points: "mod10", single_rank: "wikipedia", zero_tiebreak: false, gee_joon_wild: false };
+
+/** Whether the mark comes from the server or from the default scoring the client knows. */
+function bestLabel(v) {
+  const plain = Object.entries(DEFAULT_SCORING).every(([k, d]) => v.options[k] === undefined || v.options[k] === d);
+  return v.best || plain ? "★ best" : "★ best by the default scoring";
 }
 
 function bestOf(v) {
@@ -112,17 +124,17 @@ export function Mine({ st }) {
     ${shown ? html`<${Showdown} entry=${shown} />` : null}
     ${!shown && v.hand.length ? html`<div class="tiles8" aria-label="your tiles">${v.hand.map((t) => html`<${Domino} a=${+t[0]} b=${+t[1]} />`)}</div>` : null}
     ${!shown && st.you === null ? html`<div class="count">${v.players[me].tiles} tiles</div>` : null}
-    ${legal.length ? html`<${Arrangements} legal=${legal} best=${bestOf(v)} key=${st.hand} />` : null}
+    ${legal.length ? html`<${Arrangements} legal=${legal} best=${bestOf(v)} label=${bestLabel(v)} key=${st.hand} />` : null}
     ${v.my_submission && !shown ? html`<div class="submitted">Submitted: <${Chain} text=${v.my_submission} small /> — waiting for the others.</div>` : null}`;
 }
 
 export function Center({ st }) {
-  return html`<div class="info">hand <b>${st.hand + 1}</b> of ${st.view.options.hands}</div>`;
+  return html`<div class="info">hand <b>${handNumber(st)}</b> of ${st.view.options.hands}</div>`;
 }
 
 export function Result({ st }) {
   const r = st.view.result;
-  return html`<${ResultFrame} st=${st} title=${`Hand ${st.hand + 1}: showdown`}>
+  return html`<${ResultFrame} st=${st} title=${`Hand ${handNumber(st)}: showdown`}>
     <table class="showdowns"><tbody>${r.seats.map((e) => html`<tr data-seat=${e.seat}><td>${seatName(st, e.seat)}</td>
       <td><${Chain} text=${e.submitted.text} small /></td><td>${e.category}${e.points !== null ? ` ${e.points}` : ""}</td><td class="num">${fmt(e.score)}</td></tr>`)}</tbody></table>
   </${ResultFrame}>`;

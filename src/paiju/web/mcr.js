@@ -55,7 +55,9 @@ export function Other({ st, seat }) {
 }
 
 function lastDiscard(v) {
-  if (v.claim && v.claim.kind === "claim") return { seat: v.claim.from, count: v.players[v.claim.from].discards.length };
+  const at = (seat) => ({ seat, count: v.players[seat].discards.length });
+  if (v.last_discard) return at(v.last_discard.seat); // when the server names it
+  if (v.claim && v.claim.kind === "claim") return at(v.claim.from);
   const ld = S.lastDiscard;
   return ld && ld.count !== undefined ? ld : { seat: -1 };
 }

@@ -2,7 +2,7 @@
 // while it plays, and the end of the match (result, rematch).
 import { html, useEffect } from "./vendor/preact-htm.js";
 import { S, send, takeSeat, leaveRoom, enterRoom, playerName, forgetRoom, setDescriber, notify } from "./client.js";
-import { seatName, Totals, Felt } from "./table.js";
+import { seatName, Totals, Felt, handNumber } from "./table.js";
 import { NameField } from "./lobby.js";
 import * as mcr from "./mcr.js";
 import * as shengji from "./shengji.js";
@@ -87,7 +87,7 @@ export function Room({ id }) {
   const v = VARIANTS[st.variant];
   if (!v) return html`<section class="waiting"><h2>This page cannot show ${st.variant} tables.</h2><${Totals} st=${st} /></section>`;
   return html`<div class="room" data-variant=${st.variant} data-phase=${st.phase} data-hand=${st.hand} data-pending=${S.pending ? "true" : undefined}>
-    <div class="roombar"><span>${TITLES[st.variant]}</span><span>hand ${st.hand + 1}</span>
+    <div class="roombar"><span>${TITLES[st.variant]}</span><span>hand ${handNumber(st)}</span>
       ${st.you === null ? html`<span class="badge">watching</span>` : null}
       <span class="spacer"></span>
       <button class="small" onClick=${() => copy(inviteLink(st.room))}>Invite link</button>

@@ -74,6 +74,9 @@ export function places(st) {
   return out;
 }
 
+/** The hand on view, counted from 1 (a finished match shows its last hand). */
+export const handNumber = (st) => (st.phase === "finished" ? st.hand : st.hand + 1);
+
 export function seatName(st, seat) {
   const s = st.seats[seat];
   if (!s) return `seat ${seat}`;
@@ -132,9 +135,9 @@ export function ResultFrame({ st, title, children }) {
   const finished = st.phase === "finished";
   const scored = S.scored;
   return html`<section class="result" data-result=${st.phase} aria-label="hand result">
-    <h2>${finished ? "Match over" : title || `Hand ${st.hand + 1} result`}</h2>
+    <h2>${finished ? "Match over" : title || `Hand ${handNumber(st)} result`}</h2>
     ${children}
-    <${Totals} st=${st} scores=${scored && scored.hand === st.hand ? scored.scores : null} />
+    <${Totals} st=${st} scores=${scored && (scored.hand === st.hand || finished) ? scored.scores : null} />
     <section class="verify" data-fair-deal="pending">
       <h3>Deal verification</h3>
       <p>Not available yet: this server does not publish deal commitments. When it does,
