@@ -6,7 +6,7 @@ RUN_STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8765
 
-.PHONY: serve test lint typecheck unit bench clean browser
+.PHONY: serve test lint typecheck unit bench clean browser screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,10 @@ browser:
 		echo "chromium is missing: sudo apt-get install chromium (or set PAIJU_CHROMIUM);" \
 			"the browser tests skip without it, and fail under CI=true"; \
 	fi
+
+# Rewrites docs/screenshots (shown in the README) from a run of the browser tests.
+screenshots: $(STAMP) browser
+	PAIJU_SCREENSHOTS=1 $(BIN)/pytest -q tests/browser
 
 test: lint typecheck unit
 

@@ -17,7 +17,9 @@ import pytest
 
 from tests.browser.harness import CHROMIUM_ARGS, LiveServer, Watch, find_chromium, write_presets
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+#: Where screenshots go: docs/screenshots with PAIJU_SCREENSHOTS=1 (make screenshots), else a
+#: temporary folder, so that an ordinary test run leaves the committed pictures alone.
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
@@ -65,7 +67,14 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 class Page:
     """A page in its own browser context (its own localStorage: its own player)."""
 
-    def __init__(self, browser: Any, live: LiveServer, name: str | None, viewport: dict[str, int]):
+    def __init__(
+        self,
+        browser: Any,
+        live: LiveServer,
+        name: str | None,
+        viewport: dict[str, int],
+        shots: Path,
+    ):
         self.context = browser.new_context(viewport=viewport)
         self.page = self.context.new_page()
         self.page.set_default_timeout(20_000)
@@ -75,6 +84,7 @@ class Page:
             stored = json.dumps(json.dumps(name))  # a JS string literal of the JSON text
             self.page.add_init_script(f"localStorage.setItem('paiju.name', {stored})")
         self.live = live
+        self.shots = shots
 
     def open(self, path: str = "") -> Page:
         self.page.goto(self.live.url + path)
@@ -85,8 +95,8 @@ class Page:
         return str(self.page.evaluate("location.hash.split('/')[2]"))
 
     def shot(self, name: str) -> None:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        self.shots.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(self.shots / f"{name}.png"), full_page=True)
 
     def close(self) -> None:
         self.watch.assert_clean()
@@ -96,12 +106,19 @@ class Page:
 Pages = Callable[..., Page]
 
 
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if os.environ.get("PAIJU_SCREENSHOTS") == "1":
+        return DOCS_SCREENSHOTS
+    return tmp_path_factory.mktemp("screenshots")
+
+
 @pytest.fixture
-def pages(browser: Any, live: LiveServer) -> Iterator[Pages]:
+def pages(browser: Any, live: LiveServer, shots: Path) -> Iterator[Pages]:
     made: list[Page] = []
 
     def make(name: str | None = "Mei", viewport: dict[str, int] | None = None) -> Page:
-        page = Page(browser, live, name, viewport or DESKTOP)
+        page = Page(browser, live, name, viewport or DESKTOP, shots)
         made.append(page)
         return page
 

@@ -184,6 +184,7 @@ def test_a_dragon_match_against_bots(pages: Pages, live: LiveServer) -> None:
     room = p.room()
     p.page.wait_for_selector("[data-prompt=arrange] li.best")
     assert p.page.title().startswith("● Your turn")  # seen from a background tab too
+    assert int(p.page.get_attribute("body", "data-tones") or 0) >= 1  # and heard
     screenshots(p, "dragon")
     played = play_until(p.page, "dragon", "[data-result=finished]")
     assert played == 4  # one arrangement per hand, four hands

@@ -41,6 +41,7 @@ function tone() {
     osc.connect(gain).connect(audio.destination);
     osc.start(t);
     osc.stop(t + 0.3);
+    document.body.dataset.tones = String(+(document.body.dataset.tones || 0) + 1); // counted
   } catch {
     // no sound is better than a broken page
   }

@@ -75,14 +75,14 @@ export function Other({ st, seat }) {
     <div class="trickspot" data-trick-seat=${seat}>${trickPlay(v, seat)}</div>`;
 }
 
-function levelsText(st) {
-  const v = st.view;
-  if (v.levels.length === 2) {
+/** Levels per team (tractor) or per seat (Finding Friends), from your side of the table. */
+function levelsText(st, levels) {
+  if (levels.length === 2) {
     const us = st.you === null ? null : st.you % 2; // team 0: seats 1 and 3 (0 and 2)
-    if (us === null) return `seats 1+3: ${v.levels[0]} · seats 2+4: ${v.levels[1]}`;
-    return `your team ${v.levels[us]} · opponents ${v.levels[1 - us]}`;
+    if (us === null) return `seats 1+3: ${levels[0]} · seats 2+4: ${levels[1]}`;
+    return `your team ${levels[us]} · opponents ${levels[1 - us]}`;
   }
-  return v.levels.map((l, i) => `${seatName(st, i)} ${l}`).join(" · ");
+  return levels.map((l, i) => `${seatName(st, i)} ${l}`).join(" · ");
 }
 
 export function Center({ st }) {
@@ -93,7 +93,7 @@ export function Center({ st }) {
     <div>${trumpText(v)}</div>
     <div>landlord <b>${v.landlord === null ? "—" : seatName(st, v.landlord)}</b></div>
     <div data-points=${v.attacker_points}>attackers' points <b>${v.attacker_points}</b>${v.penalty ? ` (penalty ${v.penalty})` : ""}</div>
-    <div class="levels">levels: ${levelsText(st)}</div>
+    <div class="levels">levels: ${levelsText(st, v.levels)}</div>
     ${v.friend ? html`<div>friend: ${v.friend.cards.length === 2 ? "2nd" : "1st"} ${cardName(v.friend.cards[0])}${v.friend.seat !== null ? ` — ${seatName(st, v.friend.seat)}` : ""}</div>` : null}
     ${v.phase === "deal" ? html`<div>dealt ${v.dealt} / 100</div>` : null}
     ${v.bids.length ? html`<div class="bids">bids: ${v.bids.map((b) => html`<span>${seatName(st, b.seat)} <${Cards} cards=${b.cards} v=${v} small /></span>`)}</div>` : null}
@@ -208,7 +208,7 @@ export function Result({ st }) {
   return html`<${ResultFrame} st=${st}>
     <p>Attackers took <b data-attacker-points=${r.attacker_points}>${r.attacker_points}</b> points${r.kitty_bonus ? html` (kitty bonus <b>${r.kitty_bonus}</b>)` : ""}.</p>
     <div>Kitty buried: <${Cards} cards=${v.buried || []} v=${v} small /></div>
-    <p>Levels now: ${r.levels_after.join(" / ")}; next landlord ${r.next_landlord === null ? "—" : seatName(st, r.next_landlord)}.
+    <p>Levels now: ${levelsText(st, r.levels_after)}; next landlord ${r.next_landlord === null ? "—" : seatName(st, r.next_landlord)}.
       ${r.match_winner !== null && r.match_winner !== undefined ? html` <b>The match is won.</b>` : null}</p>
     <${Payments} st=${st} scores=${r.scores} label="Hand score" />
   </${ResultFrame}>`;
