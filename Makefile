@@ -5,6 +5,8 @@ STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8765
+# pytest-xdist workers; "auto" is one per core.
+WORKERS ?= auto
 
 .PHONY: serve test lint typecheck unit bench clean browser screenshots
 
@@ -31,7 +33,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src
 
 unit: $(STAMP) browser
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadgroup
 
 # The browser tests (tests/browser) drive the Debian chromium through Playwright; browsers are
 # never downloaded. Run as root (CI, containers), a missing chromium is installed here;

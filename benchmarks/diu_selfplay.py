@@ -17,9 +17,10 @@ import random
 import time
 from typing import Any
 
-from paiju.bots.diu import make_bot
 from paiju.core.rng import SeededRng
-from paiju.engines.base import MatchInfo, get_engine
+from paiju.engines.base import MatchInfo
+from paiju.engines.diu.bot import make_bot
+from paiju.engines.registry import get_engine
 
 
 def _mean_ci(xs: list[float]) -> tuple[float, float]:

@@ -19,9 +19,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from paiju.bots.mcr import make_bot
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
+from paiju.engines.mcr.bot import make_bot
 from paiju.engines.mcr.engine import McrEngine
 
 ENGINE = McrEngine()

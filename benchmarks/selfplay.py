@@ -12,7 +12,7 @@ import argparse
 import time
 
 from paiju.bots.selfplay import report, run_selfplay
-from paiju.engines.base import get_engine
+from paiju.engines.registry import get_engine
 
 
 def main() -> None:

@@ -16,10 +16,11 @@ import math
 import statistics
 import time
 
-from paiju.bots import Bot
-from paiju.bots.shengji import RandomBot, SensibleBot
 from paiju.core.rng import SeededRng
-from paiju.engines.base import MatchInfo, get_engine
+from paiju.engines.base import MatchInfo
+from paiju.engines.bot import Bot, RandomBot
+from paiju.engines.registry import get_engine
+from paiju.engines.shengji.bot import SensibleBot
 
 
 def play_hand(

@@ -1,0 +1,47 @@
+"""Shared set-up: the hypothesis profiles, and extra variants registered for one test the way
+an installed package registers them (an entry point of the ``paiju.variants`` group)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from importlib.metadata import EntryPoint
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from paiju.engines import registry
+from tests.scale import NIGHTLY_FACTOR, PROFILE
+
+# The everyday run is reproducible (the same examples on every machine, no flaky red); the
+# nightly one draws new examples each time and tries many more (``tests.scale.examples``).
+settings.register_profile("default", deadline=None, derandomize=True, max_examples=100)
+settings.register_profile(
+    "nightly",
+    deadline=None,
+    max_examples=100 * NIGHTLY_FACTOR,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(PROFILE)
+
+RegisterVariant = Callable[[str, str], None]
+
+
+@pytest.fixture
+def register_variant(monkeypatch: pytest.MonkeyPatch) -> Iterator[RegisterVariant]:
+    """``register_variant(name, "module:attr")`` adds an entry point for this test only."""
+    installed = registry._entry_points()
+    extra: dict[str, tuple[EntryPoint, ...]] = {}
+
+    def register(name: str, target: str) -> None:
+        extra[name] = (EntryPoint(name=name, value=target, group=registry.GROUP),)
+        registry.get_variant.cache_clear()
+
+    monkeypatch.setattr(registry, "_entry_points", lambda: {**installed, **extra})
+    yield register
+    registry.get_variant.cache_clear()
+
+
+@pytest.fixture
+def race_variant(register_variant: RegisterVariant) -> None:
+    """The tests' tiny "race" variant (``tests.table.fake_engine``) next to the real ones."""
+    register_variant("race", "tests.table.fake_engine:VARIANT")

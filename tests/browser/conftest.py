@@ -28,6 +28,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
+            # One xdist worker runs the whole browser suite (make test: --dist loadgroup), so
+            # one chromium at a time shares the machine with the other workers.
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def _unavailable(reason: str) -> None:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from paiju.cli.__main__ import build_parser, main, run_judge
-from paiju.engines import base
 from paiju.persistence.sqlite import SqliteStore
 from paiju.persistence.store import RoomRecord, write
 from paiju.server.protocol import schema
@@ -23,9 +21,8 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "protocol_schema.json"
 
 
 @pytest.fixture
-def race(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(base._REGISTRY, "race", "tests.table.fake_engine:RaceEngine")
-    yield
+def race(race_variant: None) -> None:
+    """The tests' tiny "race" variant, registered for one test."""
 
 
 @pytest.mark.parametrize(

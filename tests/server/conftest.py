@@ -1,11 +1,10 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from paiju.engines import base
 from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
 from paiju.server.config import ServerConfig
@@ -14,10 +13,8 @@ ROOMS_DIR = str(Path(__file__).resolve().parents[2] / "configs" / "rooms")
 
 
 @pytest.fixture(autouse=True)
-def race_variant(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Register the tests' tiny "race" engine next to the real ones."""
-    monkeypatch.setitem(base._REGISTRY, "race", "tests.table.fake_engine:RaceEngine")
-    yield
+def race(race_variant: None) -> None:
+    """Every server test sees the tests' tiny "race" variant next to the real ones."""
 
 
 def make_config(**overrides: object) -> ServerConfig:

@@ -76,13 +76,16 @@ async def play_session(server: PaijuServer) -> tuple[str, list[tuple[str, dict[s
 
 
 def normalized(message: dict[str, Any], room: str) -> dict[str, Any]:
-    """The frame with what differs between runs (ids, tokens, the version string) masked."""
+    """The frame with what differs between runs (ids, tokens, the version string, the time
+    left) masked."""
     text = json.dumps(message, ensure_ascii=False).replace(room, "<room>")
     masked: dict[str, Any] = json.loads(text)
     if masked.get("token"):
         masked["token"] = "<token>"
     if masked.get("type") == "welcome":
         masked["server"] = "<server>"
+    if masked.get("deadline_ms") is not None:  # the time left depends on the machine's speed
+        masked["deadline_ms"] = "<ms>"
     return masked
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from paiju.engines.base import get_engine, variants
+from paiju.engines.registry import get_engine, variants
 from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
 from tests.server.client import Client

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
-from paiju.core.errors import IllegalAction, InvalidOptions, MalformedAction, NotYourTurn
+from paiju.core.errors import IllegalAction, InvalidOptions, MalformedAction
 from paiju.core.rng import Rng
-from paiju.engines.base import Event, MatchInfo, Step
+from paiju.engines.base import EngineDefaults, Event, MatchInfo, Step
+from paiju.engines.variant import Variant
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,20 @@ class RaceState:
     secret: tuple[int, ...]  # one private number per seat, to test views
 
 
-class RaceEngine:
+class RaceView(TypedDict):
+    phase: str
+    total: int
+    secret: int | None
+    legal: list[str]
+    legal_complete: bool
+
+
+class AddedEvent(TypedDict):
+    seat: int
+    total: int
+
+
+class RaceEngine(EngineDefaults[RaceState, str]):
     name = "race"
 
     def normalize_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -60,31 +74,32 @@ class RaceEngine:
             return frozenset()
         return frozenset({"go"}) if state.phase == "vote" else frozenset({"add 1", "add 2"})
 
+    def refusal(self, state: RaceState, seat: int, action: str) -> IllegalAction:
+        return IllegalAction(f"{action!r} is not legal now", code="not_legal_here")
+
     def apply(self, state: RaceState, seat: int, action: str) -> Step[RaceState]:
-        if seat not in self.to_act(state):
-            raise NotYourTurn(f"seat {seat} is not to act")
-        if action not in self.legal_actions(state, seat):
-            raise IllegalAction(f"{action!r} is not legal now", code="not_legal_here")
+        action = self.check_action(state, seat, action)
         v = state.version + 1
         if state.phase == "vote":
             voted = state.voted | {seat}
             phase = "play" if len(voted) == state.seats else "vote"
             return Step(replace(state, voted=voted, phase=phase, version=v))
         total = state.total + int(action.split()[1])
-        event = Event("added", {"seat": seat, "total": total})
+        event = Event("added", AddedEvent(seat=seat, total=total))
         if total >= state.target:
             done = replace(state, total=total, phase="done", winner=seat, version=v)
             return Step(done, (event,))
         nxt = (state.turn + 1) % state.seats
         return Step(replace(state, total=total, turn=nxt, version=v), (event,))
 
-    def view(self, state: RaceState, seat: int | None) -> dict[str, Any]:
-        return {
-            "phase": state.phase,
-            "total": state.total,
-            "secret": state.secret[seat] if seat is not None else None,
-            "legal": sorted(self.legal_actions(state, seat)) if seat is not None else [],
-        }
+    def view(self, state: RaceState, seat: int | None) -> RaceView:
+        return RaceView(
+            phase=state.phase,
+            total=state.total,
+            secret=state.secret[seat] if seat is not None else None,
+            legal=sorted(self.legal_actions(state, seat)) if seat is not None else [],
+            legal_complete=True,
+        )
 
     def timeout_action(self, state: RaceState, seat: int) -> str:
         return "go" if state.phase == "vote" else "add 1"
@@ -118,3 +133,13 @@ class RaceEngine:
 class FirstLegalBot:
     def choose(self, view: Mapping[str, Any]) -> str:
         return str(view["legal"][-1])
+
+
+#: The race variant, registered for the server and CLI tests by ``tests.conftest``.
+VARIANT = Variant[RaceState, str](
+    name="race",
+    engine=RaceEngine,
+    view=RaceView,
+    events={"added": AddedEvent},
+    error_codes={"not_legal_here": "an action the race does not allow now"},
+)

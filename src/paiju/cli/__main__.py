@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import sys
 import time
@@ -141,7 +140,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from paiju.engines.base import get_engine
+    from paiju.engines.registry import get_engine
     from paiju.persistence.replay import replay_text
     from paiju.persistence.sqlite import SqliteStore
 
@@ -163,13 +162,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def run_judge(variant: str, lines: TextIO, out: TextIO) -> int:
-    """Answer each JSON line of ``lines`` with one JSON line on ``out``; bad lines get errors."""
-    from paiju.engines.base import variants
+    """Answer each JSON line of ``lines`` with one JSON line on ``out``; bad lines get errors.
 
-    if variant not in variants():
-        print(f"paiju: no variant {variant!r}; known: {', '.join(variants())}", file=sys.stderr)
+    Returns 2 (one line on stderr, no traceback) for a variant that is unknown, cannot be
+    loaded or has no judge.
+    """
+    from paiju.core.errors import GameError
+    from paiju.engines.registry import get_variant
+
+    try:
+        registered = get_variant(variant)
+    except GameError as exc:
+        print(f"paiju: {exc}", file=sys.stderr)
         return 2
-    judge = importlib.import_module(f"paiju.engines.{variant}.judge")
+    if registered.judge is None:
+        print(f"paiju: the variant {variant!r} provides no judge", file=sys.stderr)
+        return 2
     for line in lines:
         if not line.strip():
             continue
@@ -181,7 +189,7 @@ def run_judge(variant: str, lines: TextIO, out: TextIO) -> int:
                 raise ValueError(f"the line is not valid JSON: {exc}") from exc
             if not isinstance(request, dict):
                 raise ValueError("each line must be a JSON object")
-            answer = judge.answer(request)
+            answer = registered.answer(request)
         except Exception as exc:
             ident = request.get("id") if isinstance(request, dict) else None
             answer = {"id": ident, "error": str(exc) or type(exc).__name__}
@@ -209,7 +217,7 @@ def _progress(done: int, total: int) -> None:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from paiju.bots.selfplay import report, run_selfplay
-    from paiju.engines.base import get_engine
+    from paiju.engines.registry import get_engine
 
     engine = get_engine(args.variant)
     options = engine.normalize_options(dict(parse_setting(o) for o in args.option or []))

@@ -65,3 +65,17 @@ class UnknownVariant(GameError):
     """No engine is registered under that name."""
 
     code = "unknown_variant"
+
+
+class VariantUnavailable(GameError):
+    """A variant is registered but cannot be used: its module failed to import, or its entry
+    point does not name a ``Variant`` of that name. The message names the entry point and
+    the exception."""
+
+    code = "variant_unavailable"
+
+
+class NotProvided(GameError):
+    """The variant does not provide an optional part (a judge)."""
+
+    code = "not_provided"

@@ -1,34 +1,31 @@
-"""The Engine protocol every variant implements, and the registry of variants.
+"""The Engine protocol: the whole contract between a variant's rules and their users.
 
 An engine is pure: state in, action in, new state and events out. It imports only the
 standard library and ``paiju.core``; no asyncio, sockets, clocks, logging or global RNG.
 
-Conventions that let a variant plug in by touching only its own package plus one line of
-``_REGISTRY`` below:
+Every member of ``Engine`` is required, and nothing else of an engine is used: the table,
+the server, replay and self-play call exactly these members, never probe for others, and read
+no key of a view. ``EngineDefaults`` supplies the members whose usual behaviour most variants
+share (timers, public waiting seats, hand figures, the legality check), so a small variant
+writes only its rules. A variant is registered as a ``paiju.engines.variant.Variant`` through
+the ``paiju.variants`` entry-point group (see ``paiju.engines.registry`` and docs/variants.md).
 
-* ``paiju.engines.<variant>`` — the engine, registered here as ``"module:Class"``.
-* ``paiju.engines.<variant>.judge`` — ``answer(request: dict) -> dict`` for ``paiju judge``.
-* ``paiju.bots.<variant>`` — ``make_bot(level: int, rng: Rng) -> Bot`` (see ``paiju.bots``).
-
-Optional engine methods the table and self-play use when present:
-
-* ``timer_kind(state, seat) -> str`` — which timer of the room preset's ``[timers]`` applies
-  ("turn", "claim", "bid", ...); without it every decision is a "turn".
-* ``public_to_act(state) -> frozenset[Seat]`` — the waiting seats everyone may know about;
-  without it all of ``to_act`` is public. Claim windows return less, because who is asked
-  reveals who can use the tile.
-* ``hand_stats(state) -> list[dict[str, float]]`` — per-seat figures of a finished hand
-  (win, deal-in, ...) that the self-play report averages per bot level.
+Legality is defined once. ``legal_actions`` lists what a seat may do; ``legal_complete`` says
+whether the list is the whole set (false only where it is too large to list, e.g. shengji
+leads). ``check_action`` is the one legality check: ``apply`` calls it first and accepts
+exactly the actions it accepts, which are the listed actions when the list is complete, and
+raises the typed ``GameError`` family (never ``ValueError``, ``AttributeError`` ...) for any
+other object, malformed ones included.
 """
 
 from __future__ import annotations
 
-import importlib
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from paiju.core.errors import UnknownVariant
+from paiju.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 
@@ -46,6 +43,7 @@ class Event:
 
     ``audience`` is the set of seats that may see it; ``None`` means everyone, spectators
     included. Engines put private facts (a drawn tile) in events addressed to one seat.
+    ``data`` is one of the variant's declared event types (``Variant.events[kind]``).
     """
 
     kind: str
@@ -80,12 +78,7 @@ class MatchInfo:
 
 
 class Engine(Protocol[S, A]):
-    """A variant's rules. States are immutable; every method is a pure function.
-
-    ``legal_actions`` is the one source of legality: ``apply`` raises a ``GameError`` for
-    exactly the actions that are not in it (``NotYourTurn`` for a seat that is not to act,
-    ``IllegalAction`` with a rule-naming code otherwise) and never mutates its input.
-    """
+    """A variant's rules. States are immutable; every method is a pure function."""
 
     name: str
 
@@ -102,23 +95,48 @@ class Engine(Protocol[S, A]):
         ...
 
     def version(self, state: S) -> int:
-        """A number that every ``apply`` increases; clients echo it with their actions."""
+        """A number that every ``apply`` increases (for logs and the table; never in a view:
+        it counts secret answers too)."""
         ...
 
     def to_act(self, state: S) -> frozenset[Seat]:
         """The seats whose action the game waits for (several during a simultaneous decision)."""
         ...
 
+    def public_to_act(self, state: S) -> frozenset[Seat]:
+        """The waiting seats every viewer may know about (a subset of ``to_act``). Less than
+        ``to_act`` where being asked is itself a secret (who may claim a discard)."""
+        ...
+
+    def timer_kind(self, state: S, seat: Seat) -> str:
+        """Which timer of the room preset's ``[timers]`` applies to ``seat``'s decision
+        ("turn", "claim", "bid", ...); it may depend only on what everyone can see."""
+        ...
+
     def legal_actions(self, state: S, seat: Seat) -> frozenset[A]:
-        """Every action ``seat`` may take now; empty when it is not to act."""
+        """Actions ``seat`` may take now (all of them when ``legal_complete``); empty when it
+        is not to act. Every listed action is accepted by ``check_action``."""
+        ...
+
+    def legal_complete(self, state: S, seat: Seat) -> bool:
+        """Whether ``legal_actions`` lists every action ``check_action`` accepts."""
+        ...
+
+    def check_action(self, state: S, seat: Seat, action: object) -> A:
+        """The legality check: the action as ``apply`` applies it (its canonical object) if
+        ``apply`` accepts ``action`` by ``seat``, else raise the ``GameError`` that ``apply``
+        raises (``GameOver``, ``NotYourTurn``, ``MalformedAction`` for an object that is no
+        action of this variant, ``IllegalAction`` with a rule-naming code). Any object may be
+        passed."""
         ...
 
     def apply(self, state: S, seat: Seat, action: A) -> Step[S]:
-        """Validate and apply ``action`` by ``seat``; raise a ``GameError`` if not legal."""
+        """Check (``check_action``) and apply ``action`` by ``seat``; never mutates ``state``."""
         ...
 
-    def view(self, state: S, seat: Seat | None) -> dict[str, JSON]:
-        """What ``seat`` may see (``None``: a spectator), as JSON data with ``legal`` actions."""
+    def view(self, state: S, seat: Seat | None) -> Mapping[str, JSON]:
+        """What ``seat`` may see (``None``: a spectator), as the variant's declared view type
+        with ``legal`` (formatted ``legal_actions``) and ``legal_complete``."""
         ...
 
     def timeout_action(self, state: S, seat: Seat) -> A:
@@ -131,6 +149,11 @@ class Engine(Protocol[S, A]):
 
     def scores(self, state: S) -> tuple[int, ...]:
         """Per-seat score of the hand (zero-sum where the variant is); zeros until it ends."""
+        ...
+
+    def hand_stats(self, state: S) -> list[dict[str, float]]:
+        """Per-seat figures of a finished hand (win, deal-in, ...) that self-play averages per
+        bot level; an empty dict per seat when the variant has none."""
         ...
 
     def carry(self, state: S) -> dict[str, JSON]:
@@ -150,27 +173,84 @@ class Engine(Protocol[S, A]):
         ...
 
 
-#: Variant name -> "module:attribute" of the engine class. One line per variant.
-_REGISTRY: dict[str, str] = {
-    "diu": "paiju.engines.diu.engine:DiuEngine",
-    "dragon": "paiju.engines.dragon.engine:DragonEngine",
-    "mcr": "paiju.engines.mcr.engine:McrEngine",
-    "shengji": "paiju.engines.shengji.engine:ShengjiEngine",
-}
+class EngineDefaults(ABC, Generic[S, A]):
+    """The usual behaviour of the optional-looking members of ``Engine``; subclass it and
+    override what differs. Abstract methods are the ones these defaults are built on.
 
+    * ``public_to_act``: all of ``to_act`` is public.
+    * ``timer_kind``: every decision is a ``"turn"``.
+    * ``hand_stats``: no figures.
+    * ``legal_complete``: the list is complete.
+    * ``check_action``: the hand is not over, the seat is to act, the object is an action
+      (it round-trips through the notation), and it is listed; ``refusal`` is the error
+      (naming the broken rule) for one that is not, ``check_unlisted`` judges the actions a
+      variant with incomplete lists leaves out.
+    """
 
-def variants() -> tuple[str, ...]:
-    """The registered variant names, sorted."""
-    return tuple(sorted(_REGISTRY))
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[Seat]: ...
 
+    @abstractmethod
+    def legal_actions(self, state: S, seat: Seat) -> frozenset[A]: ...
 
-def get_engine(name: str) -> Engine[Any, Any]:
-    """A fresh engine instance for ``name``; ``UnknownVariant`` if none is registered."""
-    target = _REGISTRY.get(name)
-    if target is None:
-        known = ", ".join(variants())
-        raise UnknownVariant(f"no variant named {name!r}; known variants: {known}")
-    module_name, _, attr = target.partition(":")
-    engine_class = getattr(importlib.import_module(module_name), attr)
-    engine: Engine[Any, Any] = engine_class()
-    return engine
+    @abstractmethod
+    def is_terminal(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def scores(self, state: S) -> tuple[int, ...]: ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> A: ...
+
+    @abstractmethod
+    def format_action(self, action: A) -> str: ...
+
+    def public_to_act(self, state: S) -> frozenset[Seat]:
+        return self.to_act(state)
+
+    def timer_kind(self, state: S, seat: Seat) -> str:
+        return "turn"
+
+    def hand_stats(self, state: S) -> list[dict[str, float]]:
+        return [{} for _ in self.scores(state)]
+
+    def legal_complete(self, state: S, seat: Seat) -> bool:
+        return True
+
+    def check_action(self, state: S, seat: Seat, action: object) -> A:
+        if self.is_terminal(state):
+            raise GameOver("the hand is over")
+        if seat not in self.to_act(state):
+            raise NotYourTurn(f"seat {seat} is not to act")
+        checked = self.well_formed(action)
+        if checked in self.legal_actions(state, seat):
+            return checked
+        if not self.legal_complete(state, seat):
+            self.check_unlisted(state, seat, checked)
+            return checked
+        raise self.refusal(state, seat, checked)
+
+    def well_formed(self, action: object) -> A:
+        """``action`` as this variant's canonical action object. It must survive the notation
+        unchanged (the one definition of a well-formed action object); ``MalformedAction``
+        otherwise."""
+        parsed: A | None = None
+        try:
+            parsed = self.parse_action(self.format_action(action))  # type: ignore[arg-type]
+            same = parsed == action
+        except Exception:
+            # Formatting a foreign object fails in its own way (AttributeError, IndexError,
+            # TypeError ...); every one of them means "this is not an action".
+            same = False
+        if not same or parsed is None:
+            raise MalformedAction(f"not an action of this variant: a {type(action).__name__}")
+        return parsed
+
+    def refusal(self, state: S, seat: Seat, action: A) -> IllegalAction:
+        """The error for a well-formed action outside a complete list: an ``IllegalAction``
+        whose code names the broken rule (here only the generic ``illegal_action``)."""
+        return IllegalAction(f"{self.format_action(action)} is not legal now")
+
+    def check_unlisted(self, state: S, seat: Seat, action: A) -> None:
+        """Judge an unlisted action where ``legal_complete`` is false; raise if illegal."""
+        raise IllegalAction(f"{self.format_action(action)} is not legal now")

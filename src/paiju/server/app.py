@@ -25,7 +25,7 @@ from websockets.http11 import Request, Response
 
 from paiju import __version__
 from paiju.core.errors import GameError
-from paiju.engines.base import variants
+from paiju.engines.registry import variants
 from paiju.persistence.store import Store
 from paiju.server import protocol as p
 from paiju.server.admin import Admin

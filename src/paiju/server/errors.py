@@ -98,6 +98,8 @@ ERROR_CODES: dict[str, str] = {
     "game_over": "the hand or match is over",
     "invalid_options": "a table option is unknown or has an unsupported value",
     "unknown_variant": "no variant by that name",
+    "variant_unavailable": "the variant is registered but cannot be loaded (the message says why)",
+    "not_provided": "the variant does not provide what was asked for (a judge)",
     "invalid_name": "the name is empty, longer than 24 characters, or has control characters",
     "rooms_disabled": "the operator does not let players open rooms",
     "unknown_preset": "no room preset by that name",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from paiju.engines.base import get_engine
+from paiju.engines.registry import get_engine
 from paiju.server.config import RoomPreset
 from paiju.server.errors import InvalidName
 from paiju.server.rooms import Room, RoomManager
@@ -62,7 +62,7 @@ def preset_info(preset: RoomPreset) -> dict[str, Any]:
 def room_row(room: Room) -> dict[str, Any]:
     """A room as the lobby lists it: public facts only."""
     table = room.table
-    seats = [slot.public(s) for s, slot in enumerate(table.seats)]
+    seats = table.info().public_seats()
     return {
         "room": room.room_id,
         "variant": table.engine.name,

@@ -8,11 +8,16 @@ fields each variant documents (docs/rules/<variant>.md); everything else is fixe
 
 from __future__ import annotations
 
+import types
+import typing
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from functools import cache
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, is_typeddict
 
+import typing_extensions
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
+from paiju.engines.registry import get_variant, variants
 from paiju.table.table import Phase
 
 #: The protocol version this server speaks. A client naming another one is refused with
@@ -56,6 +61,8 @@ class ErrorCode(StrEnum):
     GAME_OVER = "game_over"
     INVALID_OPTIONS = "invalid_options"
     UNKNOWN_VARIANT = "unknown_variant"
+    VARIANT_UNAVAILABLE = "variant_unavailable"
+    NOT_PROVIDED = "not_provided"
     INVALID_NAME = "invalid_name"
     ROOMS_DISABLED = "rooms_disabled"
     UNKNOWN_PRESET = "unknown_preset"
@@ -343,7 +350,9 @@ class AdminResult(_Message):
 
 
 def schema() -> dict[str, Any]:
-    """The JSON Schema of the protocol, both directions and the admin channel."""
+    """The JSON Schema of the protocol, both directions and the admin channel, and per
+    registered variant the ``view`` inside ``state`` messages, the ``data`` of each event kind
+    and the variant's own error codes."""
     return {
         "title": "paiju protocol",
         "protocol_version": PROTOCOL_VERSION,
@@ -351,4 +360,41 @@ def schema() -> dict[str, Any]:
         "server_to_client": SERVER_ADAPTER.json_schema(),
         "admin_request": AdminRequest.model_json_schema(),
         "admin_result": AdminResult.model_json_schema(),
+        "variants": {name: variant_schema(name) for name in variants()},
     }
+
+
+def variant_schema(name: str) -> dict[str, Any]:
+    """The view, event and error-code schema of one variant (its declared ``TypedDict``s)."""
+    variant = get_variant(name)
+    return {
+        "view": TypeAdapter(_portable(variant.view)).json_schema(),
+        "events": {
+            kind: TypeAdapter(_portable(data)).json_schema()
+            for kind, data in sorted(variant.events.items())
+        },
+        "error_codes": dict(sorted(variant.error_codes.items())),
+    }
+
+
+@cache
+def _portable(declared: Any) -> Any:
+    """``declared`` with every ``typing.TypedDict`` rebuilt as a ``typing_extensions`` one:
+    engines use the standard library's, which pydantic reads only from Python 3.12 on."""
+    if is_typeddict(declared):
+        hints = typing.get_type_hints(declared)
+        fields = {
+            key: _portable(hint)
+            if key in declared.__required_keys__
+            else typing_extensions.NotRequired[_portable(hint)]
+            for key, hint in hints.items()
+        }
+        rebuilt: Any = typing_extensions.TypedDict(declared.__name__, fields)  # type: ignore[misc]
+        rebuilt.__doc__ = declared.__doc__
+        return rebuilt
+    origin = get_origin(declared)
+    if origin in (Union, types.UnionType):
+        return Union[tuple(_portable(a) for a in get_args(declared))]  # noqa: UP007
+    if origin in (list, dict):
+        return origin[tuple(_portable(a) for a in get_args(declared))]
+    return declared

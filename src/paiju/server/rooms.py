@@ -17,10 +17,9 @@ from typing import Any, Protocol, TypeVar
 
 import structlog
 
-from paiju.bots import make_bot
 from paiju.core.errors import GameError, InvalidOptions
 from paiju.core.rng import SeededRng
-from paiju.engines.base import get_engine, variants
+from paiju.engines.registry import get_engine, make_bot, variants
 from paiju.persistence.store import RoomRecord, Store, write
 from paiju.server.config import RoomPreset, ServerConfig, load_preset, load_presets
 from paiju.server.errors import RoomClosed, UnknownPreset, UnknownRoom

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +18,7 @@ from paiju.engines.diu.combos import (
     is_meld3,
     takes_for,
 )
+from tests.scale import examples
 
 Z = ComboRules()
 ZW = ComboRules(wild_in_chi=True)
@@ -155,7 +158,7 @@ def test_available_calls() -> None:
     assert calls == ("kuai", "hard_dui", "ying_shui")  # s5 + s5 s5 W is a 硬水
 
 
-def _brute_complete(rules: ComboRules, cards: list[str]) -> bool:
+def brute_complete(rules: ComboRules, cards: list[str]) -> bool:
     """Reference: try every 3-card meld holding the first card, recursively."""
     if not cards:
         return True
@@ -164,43 +167,51 @@ def _brute_complete(rules: ComboRules, cards: list[str]) -> bool:
         for j in range(i + 1, len(rest)):
             if is_meld3(rules, [first, rest[i], rest[j]]):
                 left = [c for k, c in enumerate(rest) if k not in (i, j)]
-                if _brute_complete(rules, left):
+                if brute_complete(rules, left):
                     return True
     return False
 
 
-_cards = st.sampled_from(["s1", "s2", "s3", "s4", "b2", "b3", "b4", "s7", "s10", "b7", "b10", "W"])
-
-
-@settings(max_examples=200, deadline=None)
-@given(cards=st.lists(_cards, min_size=3, max_size=9), wild_in_chi=st.booleans())
-def test_is_complete_matches_brute_force(cards: list[str], wild_in_chi: bool) -> None:
-    rules = ComboRules(wild_in_chi=wild_in_chi)
-    cards = cards[: len(cards) - len(cards) % 3]
-    assert is_complete(rules, cards) == _brute_complete(rules, cards)
-
-
-@settings(max_examples=150, deadline=None)
-@given(card=_cards, hand=st.lists(_cards, min_size=2, max_size=8), wild_in_chi=st.booleans())
-def test_takes_and_diu_match_brute_force(card: str, hand: list[str], wild_in_chi: bool) -> None:
-    import itertools
-
-    rules = ComboRules(wild_in_chi=wild_in_chi)
+def brute_takes(rules: ComboRules, card: str, hand: list[str]) -> dict[str, set[tuple[str, ...]]]:
+    """Reference: every 2- and 3-card selection of the hand that classifies with ``card``
+    (leaving a card to discard), by call."""
     expected: dict[str, set[tuple[str, ...]]] = {}
     for size in (2, 3):
         for combo in itertools.combinations(sorted(hand), size):
             call = classify(rules, [card, *combo])
             if call is not None and len(hand) - size >= 1:
                 expected.setdefault(call, set()).add(tuple(sorted(combo)))
-    got = {
+    return expected
+
+
+def found_takes(rules: ComboRules, card: str, hand: list[str]) -> dict[str, set[tuple[str, ...]]]:
+    """``takes_for`` in the reference's form."""
+    return {
         call: {tuple(sorted(t.cards)) for t in takes}
         for call, takes in takes_for(rules, card, hand).items()
     }
-    assert got == expected
+
+
+_cards = st.sampled_from(["s1", "s2", "s3", "s4", "b2", "b3", "b4", "s7", "s10", "b7", "b10", "W"])
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(cards=st.lists(_cards, min_size=3, max_size=9), wild_in_chi=st.booleans())
+def test_is_complete_matches_brute_force(cards: list[str], wild_in_chi: bool) -> None:
+    rules = ComboRules(wild_in_chi=wild_in_chi)
+    cards = cards[: len(cards) - len(cards) % 3]
+    assert is_complete(rules, cards) == brute_complete(rules, cards)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(card=_cards, hand=st.lists(_cards, min_size=2, max_size=8), wild_in_chi=st.booleans())
+def test_takes_and_diu_match_brute_force(card: str, hand: list[str], wild_in_chi: bool) -> None:
+    rules = ComboRules(wild_in_chi=wild_in_chi)
+    assert found_takes(rules, card, hand) == brute_takes(rules, card, hand)
     pairs = set()
     if (len(hand) - 2) % 3 == 0:
         for i, j in itertools.combinations(range(len(hand)), 2):
             rest = [c for k, c in enumerate(hand) if k not in (i, j)]
-            if is_meld3(rules, [card, hand[i], hand[j]]) and _brute_complete(rules, rest):
+            if is_meld3(rules, [card, hand[i], hand[j]]) and brute_complete(rules, rest):
                 pairs.add(tuple(sorted((hand[i], hand[j]))))
     assert {tuple(sorted(p)) for p in diu_pairs(rules, card, hand)} == pairs

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from paiju.engines.diu.cards import profile
+from paiju.engines.diu.conformance import hidden_leaks
 from paiju.engines.diu.flow import hand_counts
 from paiju.engines.diu.sealed import delivered, unseal
-from tests.conformance.adapter_diu import hidden_leaks
 from tests.engines.diu.helpers import ENGINE, random_hand
 
 OPTION_SETS: list[dict[str, Any]] = [

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju.engines.diu.judge import answer
+from tests.scale import examples
 
 ABC = ["A", "B", "C"]
 
@@ -435,7 +436,7 @@ _call = st.sampled_from(["pass", "chi", "kuai", "kuai_shui", "hard_dui", "ying_s
 _seats = st.sampled_from(ABC)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     type_=st.sampled_from(["draw", "discard"]),
     by=_seats,

@@ -6,10 +6,10 @@ from typing import Any
 
 from paiju.core.rng import ScriptedRng
 from paiju.engines.base import MatchInfo
+from paiju.engines.dragon.conformance import hidden_leaks
 from paiju.engines.dragon.engine import DragonEngine
 from paiju.engines.dragon.state import DragonState
 from paiju.engines.dragon.tiles import tile_code
-from tests.conformance.adapter_dragon import hidden_leaks
 
 
 class LeakyEngine(DragonEngine):

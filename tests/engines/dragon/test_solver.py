@@ -21,6 +21,7 @@ from paiju.engines.dragon.solver import (
 )
 from paiju.engines.dragon.tiles import BY_CODE, FULL_SET, Kind, kind_of
 from tests.engines.dragon.brute import brute_arrangements, brute_best
+from tests.scale import examples
 
 hands = st.permutations(FULL_SET).map(lambda deck: tuple(sorted(deck[:8])))
 all_options = st.builds(
@@ -50,7 +51,7 @@ def assert_valid(hand: tuple[Kind, ...], sol: Solution, opts: ScoringOptions) ->
     assert leftover_key(sol.leftover, opts) == sol.key
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(hand=hands, opts=all_options)
 def test_solver_matches_brute_force(hand: tuple[Kind, ...], opts: ScoringOptions) -> None:
     sol = solve(hand, opts)
@@ -58,7 +59,7 @@ def test_solver_matches_brute_force(hand: tuple[Kind, ...], opts: ScoringOptions
     assert_valid(hand, sol, opts)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(hand=hands)
 def test_arrangements_match_brute_force(hand: tuple[Kind, ...]) -> None:
     found = arrangements(hand)

@@ -15,18 +15,16 @@ claim with ``pass`` as its only action. These tests check that under ``"all"``:
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from paiju.bots.mcr import make_bot
 from paiju.core.rng import SeededRng
 from paiju.engines.base import Event, MatchInfo
 from paiju.engines.mcr.actions import PASS, Action
+from paiju.engines.mcr.bot import make_bot
 from paiju.engines.mcr.state import (
     BUGANG_MELD,
     CLAIM,
@@ -42,8 +40,7 @@ from paiju.engines.mcr.state import (
 )
 from paiju.engines.mcr.tiles import parse_tile
 from paiju.engines.mcr.wall import set_hand
-from tests.conformance.adapter_mcr import hidden_leaks
-from tests.engines.mcr.test_procedures import ENGINE, accounted, legal, play, table
+from tests.engines.mcr.test_procedures import ENGINE, legal, play, table
 from tests.engines.mcr.test_review_random import _expected_window
 
 ALL = ENGINE.normalize_options({"claim_prompts": "all"})
@@ -377,44 +374,3 @@ def test_the_option_is_declared() -> None:
     assert ELIGIBLE["claim_prompts"] == "eligible" and ALL["claim_prompts"] == "all"
     assert _deal(ALL, 0).rules.claim_prompts == "all"
     assert _deal(ELIGIBLE, 0).rules.claim_prompts == "eligible"
-
-
-# ------------------------------------------------------------------ conformance, option on
-
-
-def _conformance_play(seed: int) -> tuple[McrState, list[tuple[int, Action]]]:
-    """The conformance suite's random play (uniform over seats and actions) under "all", with
-    its per-step checks: no leak in any view, apply never mutates, the version increases,
-    notation round-trips, the 144 tiles stay accounted for."""
-    state = _deal(ALL, seed, "conf-all")
-    chooser = random.Random(seed)
-    log: list[tuple[int, Action]] = []
-    for _ in range(5000):
-        if ENGINE.is_terminal(state):
-            return state, log
-        assert hidden_leaks(ENGINE, state) == []
-        assert len(accounted(state)) == 144
-        seat = chooser.choice(sorted(ENGINE.to_act(state)))
-        action = chooser.choice(sorted(ENGINE.legal_actions(state, seat), key=ENGINE.format_action))
-        assert ENGINE.parse_action(ENGINE.format_action(action)) == action
-        before = copy.deepcopy(state)
-        step = ENGINE.apply(state, seat, action)
-        assert state == before and ENGINE.version(step.state) > ENGINE.version(state)
-        log.append((seat, action))
-        state = step.state
-    pytest.fail("the hand did not end within 5000 actions")
-
-
-@pytest.mark.parametrize("chunk", range(2))
-def test_conformance_random_play_with_all_prompts(chunk: int) -> None:
-    # Fewer seeds than tests/conformance (200): with three answers per discard a hand is
-    # about three times as many steps, each with a deep copy and a leak check of five views.
-    for seed in range(chunk * 12, chunk * 12 + 12):
-        state, log = _conformance_play(seed)
-        assert hidden_leaks(ENGINE, state) == [] and sum(ENGINE.scores(state)) == 0
-        json.dumps(ENGINE.view(state, None))
-        replayed = _deal(ALL, seed, "conf-all")
-        for seat, action in log:
-            replayed = ENGINE.apply(replayed, seat, action).state
-        assert replayed == state
-        assert _conformance_play(seed)[1] == log  # the same seed gives the same game

@@ -12,6 +12,7 @@ from paiju.engines.mcr.fans_adjust import is_unique_wait
 from paiju.engines.mcr.fans_regular import divisions
 from paiju.engines.mcr.fans_shape import fast_divisions, fast_unique_wait
 from tests.engines.mcr.test_oracle import random_case
+from tests.scale import examples
 
 
 def _check(case: dict[str, object], rng: random.Random) -> None:
@@ -37,7 +38,7 @@ def test_fast_shape_matches_search() -> None:
         _check(random_case(rng), rng)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_fast_shape_matches_search_property(seed: int) -> None:
     rng = random.Random(seed)

@@ -25,6 +25,7 @@ from paiju.engines.mcr.hand import (
 from paiju.engines.mcr.tiles import counts, tile_code
 from tests.engines.mcr.test_fans_cases import tiles
 from tests.engines.mcr.test_oracle import random_case
+from tests.scale import examples
 
 COMPLETE = [
     ("W123 T456 B789 F111 J11", True),  # four sets + pair
@@ -89,7 +90,7 @@ def test_shanten_examples() -> None:
     assert shanten(tiles("W147 T258 B369 F1"), 1) == 0  # knitted straight with one pack
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(min_value=0, max_value=4))
 def test_waits_complete_the_hand(rnd: random.Random, packs: int) -> None:
     wall = [t for t in range(34) for _ in range(4)]

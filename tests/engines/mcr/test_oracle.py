@@ -21,6 +21,7 @@ from paiju.engines.mcr.fans import WinContext, evaluate
 from paiju.engines.mcr.fans_table import FAN_TABLE
 from paiju.engines.mcr.hand import KNITTED_STRAIGHTS, Pack
 from paiju.engines.mcr.tiles import TERMINALS_AND_HONORS, tile_code
+from tests.scale import examples
 
 MahjongGB = pytest.importorskip("MahjongGB")
 
@@ -271,7 +272,7 @@ def test_agrees_with_oracle_on_generated_hands() -> None:
     assert not missing, sorted(missing)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_agrees_with_oracle_property(seed: int) -> None:
     case = random_case(random.Random(seed))

@@ -18,6 +18,7 @@ from paiju.engines.shengji.bidding import legal_bids
 from paiju.engines.shengji.cards import full_pack, points, sort_cards
 from paiju.engines.shengji.engine import ShengjiEngine
 from paiju.engines.shengji.state import Bid, ShengjiState
+from tests.scale import runs
 
 ENGINE = ShengjiEngine()
 FIRST = MatchInfo(hand=0, totals=(0, 0, 0, 0))
@@ -279,8 +280,8 @@ def _random_hand(seed: int) -> ShengjiState:
     return state
 
 
-def test_cards_are_conserved_and_points_sum_to_200_over_1000_hands() -> None:
-    for seed in range(1000):
+def test_cards_are_conserved_and_points_sum_to_200_over_many_hands() -> None:
+    for seed in range(runs(60, 1000)):
         state = _random_hand(seed)
         played = [c for t in state.tricks for p in t.plays for c in p.cards]
         assert Counter(played + list(state.buried)) == Counter(full_pack())

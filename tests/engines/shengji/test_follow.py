@@ -12,6 +12,7 @@ from paiju.engines.shengji.cards import full_pack
 from paiju.engines.shengji.follow import follow_error, legal_follows, requirements
 from paiju.engines.shengji.order import TrumpContext, trump_context
 from paiju.engines.shengji.shapes import parse_units
+from tests.scale import examples
 
 L2H = trump_context(2, "H")
 L3D = trump_context(3, "D")
@@ -106,7 +107,7 @@ def _deal(seed: int, size: int) -> list[str]:
 LEADS = ["SK", "SK SK", "S5 S5 S6 S6", "SA SK SK", "H3", "H5 H5 H6 H6", "S4 S4 S5 S5 S6 S6"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 10**6), lead=st.sampled_from(LEADS), size=st.integers(8, 25))
 def test_enumeration_agrees_with_validation(seed: int, lead: str, size: int) -> None:
     """Every listed follow is legal; every other same-size play tried is illegal."""

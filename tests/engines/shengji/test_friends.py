@@ -190,7 +190,7 @@ def test_friend_selection_policies(
     ],
 )
 def test_no_view_leaks_under_theft_and_friends(opts: dict[str, Any]) -> None:
-    from tests.conformance.adapter_shengji import hidden_leaks
+    from paiju.engines.shengji.conformance import hidden_leaks
 
     for seed in range(3):
         chooser = random.Random(seed)

@@ -14,6 +14,7 @@ from paiju.engines.shengji.order import trump_context
 from paiju.engines.shengji.shapes import parse_units
 from paiju.engines.shengji.throw import check_throw
 from paiju.engines.shengji.trick import trick_winner
+from tests.scale import examples
 
 L2H = trump_context(2, "H")
 L3D = trump_context(3, "D")
@@ -86,7 +87,7 @@ def _hands(seed: int) -> list[list[str]]:
     return [pack[i * 25 : (i + 1) * 25] for i in range(4)]
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(seed=st.integers(0, 10**6), suit=st.sampled_from("SDCT"))
 def test_a_valid_throw_is_beaten_by_no_follow_of_its_suit(seed: int, suit: str) -> None:
     """Throw the leader's whole holding of a suit: if valid, no in-suit follow can win."""

@@ -6,8 +6,13 @@ A card is a short string token, the same in the state, the views and the notatio
   大写 壹…拾, four of each;
 * ``chuanpai84`` (川牌): ``pXY`` is the domino face with X ≤ Y pips on its halves, 21 faces,
   four of each;
-* ``poker54``: ``S1`` … ``S13``, ``H…``, ``C…``, ``D…`` (suit letter + rank, ace = 1), one of each;
-* ``W`` is a 听用 (wild card) in every profile; the deck has ``wild_count`` of them.
+* ``poker54``: ``S1`` … ``S13``, ``H…``, ``C…``, ``D…`` (suit letter + rank, ace = 1), one of each,
+  and its two jokers as 听用;
+* ``W`` is a 听用 (wild card) in every profile; the deck has ``wild_count`` of them (always 2 in
+  ``poker54``: a poker deck's jokers).
+
+"The same card" of the 对 / 筷 / 水 calls is the same face in ``zipai80`` and ``chuanpai84``
+(小写 三 ≠ 大写 叁) and the same rank in ``poker54`` (♠5 ♥5 ♣5 make a 硬对): ``Profile.same``.
 
 Every token of every profile is distinct, so actions can be parsed without knowing the table's
 profile (the engine then checks that the card exists in its deck).
@@ -24,6 +29,7 @@ WILD = "W"
 ZIPAI_FACES: tuple[str, ...] = tuple(f"{case}{n}" for case in "sb" for n in range(1, 11))
 CHUANPAI_FACES: tuple[str, ...] = tuple(f"p{a}{b}" for a in range(1, 7) for b in range(a, 7))
 POKER_FACES: tuple[str, ...] = tuple(f"{suit}{r}" for suit in "SHCD" for r in range(1, 14))
+POKER_JOKERS = 2
 
 ALL_TOKENS: frozenset[str] = frozenset((*ZIPAI_FACES, *CHUANPAI_FACES, *POKER_FACES, WILD))
 
@@ -40,6 +46,12 @@ class Profile:
     faces: tuple[str, ...]
     copies: int
     chi_shapes: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...]
+    by_rank: bool = False  # "the same card" is the same rank (poker), not the same face
+    wilds: int | None = None  # the 听用 the deck always has; None: option ``wild_count``
+
+    def same(self, card: str) -> str:
+        """What makes cards "the same card" for 对 / 筷 / 水: the face, or the poker rank."""
+        return card[1:] if self.by_rank and card != WILD else card
 
     def deck(self, wild_count: int) -> tuple[str, ...]:
         """The full deck in a fixed order (faces × copies, then the 听用)."""
@@ -118,7 +130,7 @@ def profile(name: str) -> Profile:
     if name == "chuanpai84":
         return Profile(name, CHUANPAI_FACES, 4, _chuanpai_shapes())
     if name == "poker54":
-        return Profile(name, POKER_FACES, 1, _poker_shapes())
+        return Profile(name, POKER_FACES, 1, _poker_shapes(), by_rank=True, wilds=POKER_JOKERS)
     raise KeyError(name)
 
 

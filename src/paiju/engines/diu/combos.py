@@ -1,6 +1,9 @@
 """The combinations of rules §2.3: which calls a hand allows on a card, how it can take the
 card, and the complete-hand test that makes 丢 legal.
 
+"Same cards" are cards with the same ``Profile.same`` key: the same face, or in ``poker54``
+the same rank (so ♠5 ♥5 + a claimed ♣5 is a 硬对).
+
 A meld is classified by its cards (the claimed card included):
 
 =============  ======  ===============================================================
@@ -28,9 +31,10 @@ many melds in the winning hand (exposed + the 丢 meld + the rest ÷ 3, the ``pe
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import combinations
 
 from paiju.engines.diu.cards import WILD, profile, sort_cards
 
@@ -104,6 +108,16 @@ def is_chi(rules: ComboRules, cards: Sequence[str]) -> bool:
     return any(_minus(m, real) is not None for m in chi_index(rules).get(real[0], ()))
 
 
+def _key(rules: ComboRules) -> Callable[[str], str]:
+    """The "same card" key of the rules' profile."""
+    return profile(rules.profile).same
+
+
+def _picks(cards: Sequence[str], size: int) -> Iterator[tuple[str, ...]]:
+    """Every distinct ``size``-card selection of ``cards`` (as a multiset), sorted."""
+    return iter(sorted({sort_cards(c) for c in combinations(cards, size)}))
+
+
 def classify(rules: ComboRules, cards: Sequence[str]) -> str | None:
     """The call a meld of these cards (claimed card included) makes, or None.
 
@@ -112,7 +126,8 @@ def classify(rules: ComboRules, cards: Sequence[str]) -> str | None:
     """
     real = [c for c in cards if c != WILD]
     wilds = len(cards) - len(real)
-    same = bool(real) and all(c == real[0] for c in real)
+    key = _key(rules)
+    same = bool(real) and all(key(c) == key(real[0]) for c in real)
     shape = (len(cards), wilds)
     if same and shape == (3, 0):
         return "hard_dui"
@@ -157,35 +172,38 @@ def _chi_takes(rules: ComboRules, card: str, hand: Counter[str]) -> set[tuple[st
 
 
 def _same_takes(
-    card: str, hand: Counter[str], natural_four: str | None = "ying_shui"
+    rules: ComboRules, card: str, hand: Counter[str]
 ) -> dict[str, set[tuple[str, ...]]]:
     """筷 / 筷水 / 硬对 / 硬水 takes (same cards, with or without 听用) of ``card``; a natural
-    four is taken as ``natural_four`` (None: it is no meld)."""
+    four is taken as ``rules.natural_four`` (None: it is no meld)."""
     out: dict[str, set[tuple[str, ...]]] = {c: set() for c in CALLS}
     w = hand[WILD]
+    key = _key(rules)
     if card == WILD:
         # The claimed 听用 joins a pair of the hand: W + x x is a 筷, W + x x W a 筷水, etc.
-        for face, n in hand.items():
-            if face == WILD:
-                continue
-            if n >= 2:
-                out["kuai"].add((face, face))
-            if n >= 2 and w >= 1:
-                out["kuai_shui"].add((face, face, WILD))
-            if n >= 3:
-                out["ying_shui"].add((face, face, face))
+        groups: dict[str, list[str]] = {}
+        for face in hand.elements():
+            if face != WILD:
+                groups.setdefault(key(face), []).append(face)
+        for same in groups.values():
+            for pair in _picks(same, 2):
+                out["kuai"].add(pair)
+                if w >= 1:
+                    out["kuai_shui"].add((*pair, WILD))
+            out["ying_shui"].update(_picks(same, 3))
         return out
-    n = hand[card]
-    if n >= 2:
-        out["hard_dui"].add((card, card))
-    if n >= 1 and w >= 1:
-        out["kuai"].add((card, WILD))
-    if n >= 1 and w >= 2:
-        out["kuai_shui"].add((card, WILD, WILD))
-    if n >= 2 and w >= 1:
-        out["ying_shui"].add((card, card, WILD))
-    if n >= 3 and natural_four is not None:
-        out[natural_four].add((card, card, card))
+    mates = [c for c in hand.elements() if c != WILD and key(c) == key(card)]
+    for pair in _picks(mates, 2):
+        out["hard_dui"].add(pair)
+        if w >= 1:
+            out["ying_shui"].add((*pair, WILD))
+    for mate in set(mates):
+        if w >= 1:
+            out["kuai"].add((mate, WILD))
+        if w >= 2:
+            out["kuai_shui"].add((mate, WILD, WILD))
+    if rules.natural_four is not None:
+        out[rules.natural_four].update(_picks(mates, 3))
     return out
 
 
@@ -204,7 +222,7 @@ def _takes_for(
     rules: ComboRules, card: str, hand: tuple[str, ...], melds: tuple[tuple[str, ...], ...]
 ) -> dict[str, tuple[Take, ...]]:
     counts = Counter(hand)
-    found = _same_takes(card, counts, rules.natural_four)
+    found = _same_takes(rules, card, counts)
     found["chi"] = _chi_takes(rules, card, counts)
     out: dict[str, tuple[Take, ...]] = {}
     for call in CALLS[:-1]:
@@ -218,12 +236,17 @@ def _takes_for(
 
 def _upgrade(rules: ComboRules, meld: Sequence[str], card: str) -> str | None:
     """The call that adds ``card`` to an exposed meld (A13): an exposed 筷 (c c W) makes a
-    硬水; an exposed 硬对 (c c c) makes a natural four (``natural_four_level``); else None."""
+    硬水; an exposed 硬对 (c c c) makes a natural four (``natural_four_level``); else None.
+    ``c`` is any card the same as ``card``."""
     if len(meld) != 3:
         return None
-    if sorted(meld) == sorted([card, card, WILD]):
+    key = _key(rules)
+    real = [c for c in meld if c != WILD]
+    if any(key(c) != key(card) for c in real):
+        return None
+    if len(real) == 2:
         return "ying_shui"
-    return rules.natural_four if list(meld) == [card] * 3 else None
+    return rules.natural_four if len(real) == 3 else None
 
 
 @lru_cache(maxsize=1 << 16)
@@ -231,11 +254,17 @@ def _complete(rules: ComboRules, faces: tuple[str, ...], wilds: int) -> bool:
     if not faces:
         return wilds == 0
     x, rest = faces[0], list(faces[1:])
-    # 硬对 x x x, then 筷 x x W
-    if rest[:2] == [x, x] and _complete(rules, tuple(rest[2:]), wilds):
-        return True
-    if rest[:1] == [x] and wilds and _complete(rules, tuple(rest[1:]), wilds - 1):
-        return True
+    key = _key(rules)
+    mates = [c for c in rest if key(c) == key(x)]
+    # 硬对 x y z, then 筷 x y W (y, z the same cards as x)
+    for pair in _picks(mates, 2):
+        left = _minus(rest, pair)
+        if left is not None and _complete(rules, tuple(left), wilds):
+            return True
+    for mate in set(mates) if wilds else ():
+        left = _minus(rest, [mate])
+        if left is not None and _complete(rules, tuple(left), wilds - 1):
+            return True
     for meld in chi_index(rules).get(x, ()):
         others = list(meld)
         others.remove(x)
@@ -281,7 +310,7 @@ def _diu_pairs(rules: ComboRules, card: str, hand: tuple[str, ...]) -> tuple[tup
     if complete and (len(hand) - 2) % 3:
         return ()
     counts = Counter(hand)
-    same = _same_takes(card, counts)
+    same = _same_takes(rules, card, counts)
     pairs = _chi_takes(rules, card, counts) | same["hard_dui"] | same["kuai"]
     out = []
     for pair in sorted(pairs):

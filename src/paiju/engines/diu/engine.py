@@ -5,16 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from paiju.core.errors import IllegalAction
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
-from paiju.engines.base import MatchInfo, Step
+from paiju.engines.base import EngineDefaults, MatchInfo, Step
 from paiju.engines.diu import flow, notation
 from paiju.engines.diu.options import normalize
+from paiju.engines.diu.schema import DiuView
 from paiju.engines.diu.state import Action, Config, DiuState
 from paiju.engines.diu.view import build_view, timer_kind
 
 
-class DiuEngine:
+class DiuEngine(EngineDefaults[DiuState, Action]):
     """Pure rules of diu; see ``docs/rules/diu.md`` for the rules and options."""
 
     name = "diu"
@@ -46,11 +48,18 @@ class DiuEngine:
     def legal_actions(self, state: DiuState, seat: Seat) -> frozenset[Action]:
         return flow.legal(state, seat)
 
+    def refusal(self, state: DiuState, seat: Seat, action: Action) -> IllegalAction:
+        text = notation.format_action(action)
+        code = flow.illegal_code(state, seat)
+        return IllegalAction(f"{text} is not legal for seat {seat} now", code=code)
+
     def apply(self, state: DiuState, seat: Seat, action: Action) -> Step[DiuState]:
+        """Check (``check_action``; codes of ``flow.illegal_code``) and apply."""
+        action = self.check_action(state, seat, action)
         new, events = flow.apply_action(state, seat, action)
         return Step(new, tuple(events))
 
-    def view(self, state: DiuState, seat: Seat | None) -> dict[str, Any]:
+    def view(self, state: DiuState, seat: Seat | None) -> DiuView:
         return build_view(state, seat)
 
     def timeout_action(self, state: DiuState, seat: Seat) -> Action:

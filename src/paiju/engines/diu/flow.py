@@ -4,11 +4,11 @@ takes, 丢 and the end of the stock. Pure functions over ``DiuState``.
 Hidden information in a poll (A12, S14). By default every polled seat is asked in the seed's
 order and offered every call its own hand allows (``offer_calls = "hand"``), even when it can
 only pass (``silent_seats = "ask"``): what a seat is offered, and whether it is asked at all,
-then depend only on its own hand and public facts, and the number of answers (each one a new
-state version every client sees) does not depend on anyone's hand. A call that is not
-strictly higher than the standing call is refused at the fold and counts as a pass (S8, A8).
-Two options trade that for speed or the literal seed: ``silent_seats = "skip"`` answers
-``pass`` for a seat that can only pass (so the count of versions shows whether an earlier
+then depend only on its own hand and public facts, and the number of answers does not depend
+on anyone's hand (no viewer can count them anyway: views carry no version). A call that is
+not strictly higher than the standing call is refused at the fold and counts as a pass (S8,
+A8). Two options trade that for speed or the literal seed: ``silent_seats = "skip"`` answers
+``pass`` for a seat that can only pass (so how fast the poll moves on shows whether an earlier
 seat could call), and ``offer_calls = "above_standing"`` offers only calls above the standing
 one (so a seat learns the standing call's level, like the seed's ``call_in_desktop_card``).
 """
@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from paiju.core.errors import IllegalAction, NotYourTurn
+from paiju.core.errors import NotYourTurn
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import Event
@@ -27,6 +27,14 @@ from paiju.engines.diu import arbitration as arb
 from paiju.engines.diu import combos
 from paiju.engines.diu.cards import profile, sort_cards
 from paiju.engines.diu.deck import deal, shuffle
+from paiju.engines.diu.schema import (
+    CardSourceEvent,
+    DiuEvent,
+    DrawEvent,
+    HandOverEvent,
+    SeatCardEvent,
+    TakeEvent,
+)
 from paiju.engines.diu.sealed import new_secret, seal_stock
 from paiju.engines.diu.state import Action, Config, DiuState
 
@@ -152,13 +160,14 @@ _CODES = {
 }
 
 
+def illegal_code(state: DiuState, seat: Seat) -> str:
+    """The rule-naming code of an action the asked ``seat`` may not take now."""
+    return _CODES[question(state, seat)]
+
+
 def apply_action(state: DiuState, seat: Seat, action: Action) -> tuple[DiuState, list[Event]]:
-    """Validate and apply; ``NotYourTurn`` / ``IllegalAction`` (rule-named code) if not legal."""
+    """Apply a legal action (the engine's ``check_action`` has checked it)."""
     q = question(state, seat)
-    if not q:
-        raise NotYourTurn(f"seat {seat} is not to act")
-    if action not in legal(state, seat):
-        raise IllegalAction(f"{action} is not legal for seat {seat} now", code=_CODES[q])
     state = replace(state, version=state.version + 1)
     events: list[Event] = []
     if q == "discard":
@@ -199,7 +208,7 @@ def _settle(
         if poll.stage == "take" and poll.source == "draw" and state.drawn >= len(state.stock):
             # A10: the last stock card's poll ended without 丢; the card is not taken.
             card = poll_card(state)
-            events.append(Event("dead", {"card": card, "source": "draw", "by": poll.by}))
+            events.append(Event("dead", CardSourceEvent(card=card, source="draw", by=poll.by)))
             return _exhausted(replace(state, dead=(*state.dead, card)), events)
         skip = state.config.skip_silent_seats
         silent = [s for s in arb.awaiting(poll) if skip and legal(state, s) == {PASS}]
@@ -217,7 +226,7 @@ def _resolve(
         return _finish_diu(state, poll.winner, events)
     if poll.winner is not None and poll.claim is not None and take is not None:
         return _execute_take(state, poll.winner, poll.claim, take, events)
-    events.append(Event("dead", {"card": card, "source": poll.source, "by": poll.by}))
+    events.append(Event("dead", CardSourceEvent(card=card, source=poll.source, by=poll.by)))
     state = replace(state, dead=(*state.dead, card), last=(("dead", card),))
     return _next_draw(state, poll.by, events)
 
@@ -228,7 +237,7 @@ def _discard(
     hand = list(state.hands[seat])
     hand.remove(card)
     state = _set_hand(state, seat, tuple(hand))
-    events.append(Event("discard", {"seat": seat, "card": card}))
+    events.append(Event("discard", SeatCardEvent(seat=seat, card=card)))
     poll = arb.start_poll(state.config.poll, "discard", seat, state.active)
     state = replace(state, phase="poll", actor=None, card=card, poll=poll, picking=())
     return _settle(state, None, events)
@@ -241,7 +250,7 @@ def _next_draw(state: DiuState, after: Seat, events: list[Event]) -> tuple[DiuSt
     act = state.active
     seat = act[(act.index(after) + 1) % len(act)]
     card = state.stock[state.drawn]
-    events.append(Event("draw", {"seat": seat, "card": card, "index": state.drawn}))
+    events.append(Event("draw", DrawEvent(seat=seat, card=card, index=state.drawn)))
     poll = arb.start_poll(state.config.poll, "draw", seat, act)
     state = replace(
         state, drawn=state.drawn + 1, phase="poll", actor=None, card=card, poll=poll, picking=()
@@ -259,7 +268,7 @@ def _exhausted(state: DiuState, events: list[Event]) -> tuple[DiuState, list[Eve
     """A10 流局: the hand ends with no score once the last stock card's poll has ended
     without a 丢 (a claimed last card is not taken: the caller moves it to ``dead``), or when
     a draw is due and the stock is empty (the last card went as a supplement)."""
-    events.append(Event("hand_over", {"reason": "exhausted"}))
+    events.append(Event("hand_over", HandOverEvent(reason="exhausted")))
     return replace(
         state,
         phase="over",
@@ -294,12 +303,12 @@ def _execute_take(
     events.append(
         Event(
             "take",
-            {
-                "seat": seat,
-                "card": card,
-                "claim": claim,
-                "meld": list(melds[take.meld if take.meld >= 0 else -1]),
-            },
+            TakeEvent(
+                seat=seat,
+                card=card,
+                claim=claim,
+                meld=list(melds[take.meld if take.meld >= 0 else -1]),
+            ),
         )
     )
     state = replace(
@@ -315,7 +324,8 @@ def _execute_take(
     )
     if claim in _FOURS and state.drawn < len(state.stock):
         extra = state.stock[state.drawn]
-        events.append(Event("supplement", {"seat": seat, "card": extra}, frozenset((seat,))))
+        private = frozenset((seat,))
+        events.append(Event("supplement", SeatCardEvent(seat=seat, card=extra), private))
         state = _set_hand(state, seat, sort_cards((*state.hands[seat], extra)))
         state = replace(
             state, drawn=state.drawn + 1, private_draws=(*state.private_draws, (state.drawn, seat))
@@ -336,7 +346,7 @@ def _finish_diu(state: DiuState, seat: Seat, events: list[Event]) -> tuple[DiuSt
             scores[s] -= points
             scores[seat] += points
     events.append(
-        Event("diu", {"seat": seat, "card": state.card, "cards": list(pair), "points": points})
+        Event("diu", DiuEvent(seat=seat, card=poll_card(state), cards=list(pair), points=points))
     )
     return replace(
         state,

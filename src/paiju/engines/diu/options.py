@@ -83,6 +83,10 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     """Every option with defaults filled in; ``InvalidOptions`` for unknown keys or values."""
     opts = normalize_options("diu", raw, _SPECS)
     prof = profile(opts["deck_profile"])
+    if prof.wilds is not None:
+        # A poker deck's 听用 are its own two jokers: wild_count (the 听用 added to the other
+        # decks, which a room preset or a lobby choice may carry over) does not apply.
+        opts["wild_count"] = prof.wilds
     bad_shapes = sorted(set(opts["chi_shapes"]) - set(prof.shape_names()))
     if bad_shapes:
         raise InvalidOptions(f"unknown chi_shapes for {prof.name}: {bad_shapes}")

@@ -9,12 +9,19 @@ secret. Revealed at the end: every hand and the 丢.
 
 from __future__ import annotations
 
-from typing import Any
-
 from paiju.core.seats import Seat
 from paiju.engines.diu import arbitration as arb
 from paiju.engines.diu.flow import legal, public_to_act, question
 from paiju.engines.diu.notation import format_action
+from paiju.engines.diu.schema import (
+    DiuView,
+    LastView,
+    PolledCardView,
+    PrefetchView,
+    ResultView,
+    SealedView,
+    TableRulesView,
+)
 from paiju.engines.diu.sealed import card_key, delivered
 from paiju.engines.diu.state import DiuState
 
@@ -32,12 +39,11 @@ def timer_kind(state: DiuState, seat: Seat) -> str | None:
     return TIMERS.get(question(state, seat))
 
 
-def build_view(state: DiuState, seat: Seat | None) -> dict[str, Any]:
-    """The view of ``seat`` (``None``: a spectator)."""
+def build_view(state: DiuState, seat: Seat | None) -> DiuView:
+    """The view of ``seat`` (``None``: a spectator); ``legal`` is always complete."""
     n = state.config.players
-    view: dict[str, Any] = {
+    view: DiuView = {
         "variant": "diu",
-        "version": state.version,
         "hand_no": state.hand_no,
         "seat": seat,
         "players": n,
@@ -59,6 +65,7 @@ def build_view(state: DiuState, seat: Seat | None) -> dict[str, Any]:
         "my_call": _my_call(state, seat),
         "last": _last(state),
         "legal": _legal(state, seat),
+        "legal_complete": True,
     }
     if state.phase == "over":
         view["result"] = _result(state)
@@ -75,7 +82,7 @@ def _to_act(state: DiuState, seat: Seat | None) -> list[Seat]:
     return sorted(shown)
 
 
-def _table_rules(state: DiuState) -> dict[str, Any]:
+def _table_rules(state: DiuState) -> TableRulesView:
     """The options a client (or bot) needs to read hands: deck and combination rules."""
     cfg = state.config
     return {
@@ -92,12 +99,15 @@ def _table_rules(state: DiuState) -> dict[str, Any]:
     }
 
 
-def _last(state: DiuState) -> dict[str, Any]:
+def _last(state: DiuState) -> LastView:
     """The last public outcome; a dead card is not repeated when dead cards are hidden (A7)."""
     last = dict(state.last)
-    if "dead" in last and not state.config.dead_card_visible:
-        last["dead"] = None
-    return last
+    out = LastView()
+    if "dead" in last:
+        out["dead"] = last["dead"] if state.config.dead_card_visible else None
+    if "take" in last:
+        out["take"], out["seat"], out["claim"] = last["take"], last["seat"], last["claim"]
+    return out
 
 
 def _legal(state: DiuState, seat: Seat | None) -> list[str]:
@@ -106,10 +116,10 @@ def _legal(state: DiuState, seat: Seat | None) -> list[str]:
     return sorted(format_action(a) for a in legal(state, seat))
 
 
-def _polled_card(state: DiuState) -> dict[str, Any] | None:
-    if state.phase != "poll" or state.poll is None:
+def _polled_card(state: DiuState) -> PolledCardView | None:
+    if state.phase != "poll" or state.poll is None or state.card is None:
         return None
-    return {"card": state.card, "source": state.poll.source, "by": state.poll.by}
+    return PolledCardView(card=state.card, source=state.poll.source, by=state.poll.by)
 
 
 def _my_call(state: DiuState, seat: Seat | None) -> str | None:
@@ -121,7 +131,7 @@ def _my_call(state: DiuState, seat: Seat | None) -> str | None:
     return arb.own_claim(state.poll, seat)
 
 
-def _result(state: DiuState) -> dict[str, Any]:
+def _result(state: DiuState) -> ResultView:
     winner = state.winner
     return {
         "reason": state.end_reason,
@@ -133,7 +143,7 @@ def _result(state: DiuState) -> dict[str, Any]:
     }
 
 
-def _prefetch(state: DiuState, seat: Seat | None) -> dict[str, Any]:
+def _prefetch(state: DiuState, seat: Seat | None) -> PrefetchView:
     """Sealed stock batches (S22): blobs up to the delivered mark, keys only of drawn cards
     this viewer saw drawn (open draws; its own supplement draws)."""
     cfg = state.config
@@ -145,7 +155,7 @@ def _prefetch(state: DiuState, seat: Seat | None) -> dict[str, Any]:
         if i not in private or (seat is not None and private[i] == seat)
     }
     sealed = [
-        {"i": i, "nonce": state.sealed[i][0], "blob": state.sealed[i][1], "mac": state.sealed[i][2]}
+        SealedView(i=i, nonce=state.sealed[i][0], blob=state.sealed[i][1], mac=state.sealed[i][2])
         for i in range(upto)
     ]
     return {"sealed": sealed, "keys": keys, "delivered": upto}

@@ -14,12 +14,13 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
-from paiju.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from paiju.core.errors import IllegalAction, NotYourTurn
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
-from paiju.engines.base import Event, MatchInfo, Options, Step
+from paiju.engines.base import EngineDefaults, Event, MatchInfo, Options, Step
 from paiju.engines.dragon import actions, rules
-from paiju.engines.dragon.actions import Action, Arrange, DeclareBust
+from paiju.engines.dragon.actions import Action, Arrange, DeclareBust, optimal_action
+from paiju.engines.dragon.schema import DragonView, ShowdownEvent, SubmittedEvent
 from paiju.engines.dragon.scoring import category
 from paiju.engines.dragon.solver import arrangements, best_leftover, solve_cached
 from paiju.engines.dragon.state import DragonState, net_scores, new_state, showdown
@@ -73,7 +74,7 @@ def check_arrangement(hand: tuple[Kind, ...], action: Action) -> None:
         raise IllegalAction("this is not a valid arrangement of your hand", code="not_legal")
 
 
-class DragonEngine:
+class DragonEngine(EngineDefaults[DragonState, Action]):
     """The dragon rules; every method is pure (see ``paiju.engines.base.Engine``)."""
 
     name = "dragon"
@@ -107,6 +108,21 @@ class DragonEngine:
             return frozenset()
         return legal_for_hand(state.hands[seat])
 
+    def check_action(self, state: DragonState, seat: Seat, action: object) -> Action:
+        """As ``EngineDefaults``, with ``already_submitted`` for a seat that has submitted."""
+        seated = not state.over and 0 <= seat < state.seat_count
+        if seated and state.submissions[seat] is not None:
+            raise NotYourTurn(f"seat {seat} has already submitted", code="already_submitted")
+        return super().check_action(state, seat, action)
+
+    def refusal(self, state: DragonState, seat: Seat, action: Action) -> IllegalAction:
+        """The error ``check_arrangement`` names."""
+        try:
+            check_arrangement(state.hands[seat], action)
+        except IllegalAction as error:
+            return error
+        raise AssertionError("check_arrangement accepts exactly the legal arrangements")
+
     def apply(self, state: DragonState, seat: Seat, action: Action) -> Step[DragonState]:
         """Record ``seat``'s arrangement; the last submission triggers the showdown.
 
@@ -115,25 +131,17 @@ class DragonEngine:
         invalid arrangement (codes of ``check_arrangement``), ``MalformedAction`` for an object
         that is no dragon action.
         """
-        if state.over:
-            raise GameOver("the hand is over")
-        if not 0 <= seat < state.seat_count:
-            raise NotYourTurn(f"there is no seat {seat} at this table")
-        if state.submissions[seat] is not None:
-            raise NotYourTurn(f"seat {seat} has already submitted", code="already_submitted")
-        if not isinstance(action, Arrange | DeclareBust):
-            raise MalformedAction(f"not a dragon action: {action!r}")
-        check_arrangement(state.hands[seat], action)
+        action = self.check_action(state, seat, action)
         submissions = list(state.submissions)
         submissions[seat] = action
         nxt = replace(state, version=state.version + 1, submissions=tuple(submissions))
-        events = [Event("submitted", {"seat": seat})]
+        events = [Event("submitted", SubmittedEvent(seat=seat))]
         if all(a is not None for a in submissions):
             nxt = showdown(nxt)
-            events.append(Event("showdown", {"scores": list(net_scores(nxt))}))
+            events.append(Event("showdown", ShowdownEvent(scores=list(net_scores(nxt)))))
         return Step(nxt, tuple(events))
 
-    def view(self, state: DragonState, seat: Seat | None) -> dict[str, Any]:
+    def view(self, state: DragonState, seat: Seat | None) -> DragonView:
         waiting = self.to_act(state)
         legal = list(legal_texts(state.hands[seat])) if seat is not None and seat in waiting else []
         return build_view(state, seat, legal, sorted(waiting))
@@ -181,12 +189,6 @@ class DragonEngine:
         ]
 
 
-def optimal_action(hand: tuple[Kind, ...], scoring: rules.ScoringOptions) -> Action:
-    """The solver's optimal arrangement of ``hand`` as an action."""
-    solution = solve_cached(tuple(sorted(hand)), scoring)
-    if not solution.chain:
-        return DeclareBust()
-    return Arrange(solution.chain, solution.leftover)
 
 
 def hand_from_codes(codes: Iterable[str]) -> tuple[Kind, ...]:

@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.core.seats import Seat
-from paiju.engines.dragon.actions import Action, Arrange, format_action
+from paiju.engines.dragon.actions import Action, Arrange, format_action, optimal_action
+from paiju.engines.dragon.schema import (
+    ArrangementView,
+    DragonView,
+    PlayerView,
+    ResultView,
+    RevealView,
+    ScoredView,
+)
 from paiju.engines.dragon.scoring import Key, category
 from paiju.engines.dragon.solver import solve_cached
 from paiju.engines.dragon.state import DragonState, net_scores
@@ -23,21 +31,21 @@ def chain_json(chain: tuple[tuple[int, int], ...]) -> list[Any]:
     return [[tile_code(kind_of(f"{a}{b}")), [a, b]] for a, b in chain]
 
 
-def _arrangement_json(action: Action) -> dict[str, Any]:
+def _arrangement_json(action: Action) -> ArrangementView:
     chain = action.chain if isinstance(action, Arrange) else ()
     leftover = action.leftover if isinstance(action, Arrange) else ()
-    return {
-        "text": format_action(action),
-        "chain": chain_json(chain),
-        "leftover": [tile_code(k) for k in leftover],
-    }
+    return ArrangementView(
+        text=format_action(action),
+        chain=chain_json(chain),
+        leftover=[tile_code(k) for k in leftover],
+    )
 
 
 def _points(key: Key) -> int | None:
     return key[1] if key[0] == 1 else None
 
 
-def _reveal(state: DragonState) -> dict[str, Any]:
+def _reveal(state: DragonState) -> ResultView:
     """The showdown: every hand, what it submitted, what was scored, and the settlement."""
     best = state.opts["scoring"] == "best"
     scores = net_scores(state)
@@ -45,34 +53,43 @@ def _reveal(state: DragonState) -> dict[str, Any]:
     for s, hand in enumerate(state.hands):
         submitted = state.submissions[s]
         assert submitted is not None
-        entry: dict[str, Any] = {
-            "seat": s,
-            "tiles": [tile_code(k) for k in hand],
-            "submitted": _arrangement_json(submitted),
-            "category": category(state.keys[s]),
-            "key": list(state.keys[s]),
-            "points": _points(state.keys[s]),
-            "score": scores[s],
-        }
+        entry = RevealView(
+            seat=s,
+            tiles=[tile_code(k) for k in hand],
+            submitted=_arrangement_json(submitted),
+            category=category(state.keys[s]),
+            key=list(state.keys[s]),
+            points=_points(state.keys[s]),
+            score=scores[s],
+        )
         if best:
             sol = solve_cached(hand, state.scoring)
-            entry["scored"] = {
-                "chain": chain_json(sol.chain),
-                "leftover": [tile_code(k) for k in sol.leftover],
-            }
+            entry["scored"] = ScoredView(
+                chain=chain_json(sol.chain), leftover=[tile_code(k) for k in sol.leftover]
+            )
         seats.append(entry)
-    return {"seats": seats, "payments": [list(r) for r in state.payments], "scores": list(scores)}
+    return ResultView(
+        seats=seats, payments=[list(r) for r in state.payments], scores=list(scores)
+    )
+
+
+def _best(state: DragonState, seat: Seat | None) -> str | None:
+    """The arrangement the solver rates best for the seat's own hand under the table's
+    scoring (the one the timeout would submit): the seat's own tiles only, nothing new."""
+    if seat is None:
+        return None
+    return format_action(optimal_action(state.hands[seat], state.scoring))
 
 
 def build_view(
     state: DragonState, seat: Seat | None, legal: list[str], to_act: list[Seat]
-) -> dict[str, Any]:
-    """The JSON view of ``state`` for ``seat`` (``None``: a spectator)."""
+) -> DragonView:
+    """The JSON view of ``state`` for ``seat`` (``None``: a spectator); ``legal`` lists every
+    arrangement of the hand (``legal_complete``)."""
     own = seat is not None and 0 <= seat < state.seat_count
     mine = state.submissions[seat] if own and seat is not None else None
-    view: dict[str, Any] = {
+    view: DragonView = {
         "variant": "dragon",
-        "version": state.version,
         "hand_index": state.hand_index,
         "seat": seat,
         "seats": state.seat_count,
@@ -81,11 +98,13 @@ def build_view(
         "to_act": to_act,
         "hand": [tile_code(k) for k in state.hands[seat]] if own and seat is not None else [],
         "my_submission": format_action(mine) if mine is not None else None,
+        "best": _best(state, seat) if own and mine is None and not state.over else None,
         "players": [
-            {"seat": s, "tiles": len(h), "submitted": state.submissions[s] is not None}
+            PlayerView(seat=s, tiles=len(h), submitted=state.submissions[s] is not None)
             for s, h in enumerate(state.hands)
         ],
         "legal": legal,
+        "legal_complete": True,
     }
     if state.over:
         view["result"] = _reveal(state)

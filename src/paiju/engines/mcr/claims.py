@@ -23,6 +23,7 @@ from dataclasses import replace
 from paiju.core.seats import Seat
 from paiju.engines.base import Event
 from paiju.engines.mcr.actions import CHI, GANG, HU, PASS, PENG, Action
+from paiju.engines.mcr.schema import ClaimEvent, HuEvent, MeldEvent
 from paiju.engines.mcr.scoring import evaluate_win, payments
 from paiju.engines.mcr.state import (
     BUGANG_MELD,
@@ -132,7 +133,7 @@ def respond(state: McrState, seat: Seat, action: Action, events: list[Event]) ->
     window = replace(window, responses=(*window.responses, (seat, action)))
     state = evolve(state, window=window)
     # Private: others learn neither the answer nor that this seat was asked at all.
-    events.append(Event("claim", {"seat": seat, "action": _text(action)}, frozenset({seat})))
+    events.append(Event("claim", ClaimEvent(seat=seat, action=_text(action)), frozenset({seat})))
     if window.waiting():
         return state
     return resolve(state, events)
@@ -169,7 +170,7 @@ def resolve(state: McrState, events: list[Event]) -> McrState:
             return _take(state, window, seat, action, events)
     source = window.source
     rivers = put(state.discards, source, (*state.discards[source], window.tile))
-    state = evolve(state, discards=rivers, window=None)
+    state = evolve(state, discards=rivers, window=None, last_discard=(source, window.tile))
     return draw(state, state.next_seat(source), events)
 
 
@@ -194,12 +195,20 @@ def _take(
     events.append(
         Event(
             action.kind,
-            {"seat": seat, "from": window.source, "tile": tile_code(tile), "meld": _text(action)},
+            MeldEvent(
+                {
+                    "seat": seat,
+                    "from": window.source,
+                    "tile": tile_code(tile),
+                    "meld": _text(action),
+                }
+            ),
         )
     )
     melds = put(state.melds, seat, (*state.melds[seat], meld))
+    # The claimed tile leaves the table's last discard for the claimer's meld.
     if meld.kind == GANG_MELD:
-        state = set_hand(state, seat, hand, melds=melds, window=None)
+        state = set_hand(state, seat, hand, melds=melds, window=None, last_discard=None)
         return draw(state, seat, events, replacement=True)
     return set_hand(
         state,
@@ -212,6 +221,7 @@ def _take(
         drawn=None,
         after_kong=False,
         turn_win=None,
+        last_discard=None,
     )
 
 
@@ -239,12 +249,14 @@ def finish(state: McrState, wins: tuple[Win, ...], events: list[Event]) -> McrSt
         events.append(
             Event(
                 "hu",
-                {
-                    "seat": win.seat,
-                    "tile": tile_code(win.tile),
-                    "from": win.source,
-                    "total": win.total,
-                },
+                HuEvent(
+                    {
+                        "seat": win.seat,
+                        "tile": tile_code(win.tile),
+                        "from": win.source,
+                        "total": win.total,
+                    }
+                ),
             )
         )
     return evolve(

@@ -16,16 +16,17 @@ Options (all optional, see ``configs/rooms/mcr.toml``):
 
 from __future__ import annotations
 
-from paiju.core.errors import GameOver, IllegalAction, NotYourTurn
+from paiju.core.errors import IllegalAction
 from paiju.core.options import Option, choice, flag, int_range, normalize_options
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
-from paiju.engines.base import JSON, Event, MatchInfo, Options, Step
+from paiju.engines.base import JSON, EngineDefaults, Event, MatchInfo, Options, Step
 from paiju.engines.mcr import actions as act
 from paiju.engines.mcr.actions import Action
 from paiju.engines.mcr.claims import respond
 from paiju.engines.mcr.match import hands_in_match, prevalent_wind, wind_order
 from paiju.engines.mcr.rules import apply_turn, turn_actions
+from paiju.engines.mcr.schema import McrView
 from paiju.engines.mcr.state import (
     CLAIM,
     OVER,
@@ -63,7 +64,7 @@ def rules_of(options: Options) -> Rules:
     )
 
 
-class McrEngine:
+class McrEngine(EngineDefaults[McrState, Action]):
     """The MCR rules as pure functions over ``McrState``."""
 
     name = "mcr"
@@ -122,15 +123,14 @@ class McrEngine:
         assert state.window is not None
         return state.window.options_of(seat)
 
+    def refusal(self, state: McrState, seat: Seat, action: Action) -> IllegalAction:
+        text = act.format_action(action)
+        return IllegalAction(f"{text} is not legal now", code=_illegal_code(state, seat, action))
+
     def apply(self, state: McrState, seat: Seat, action: Action) -> Step[McrState]:
-        """Validate and apply; ``NotYourTurn`` / ``IllegalAction`` / ``GameOver`` otherwise."""
-        if state.phase == OVER:
-            raise GameOver("the hand is over")
-        if seat not in self.to_act(state):
-            raise NotYourTurn(f"seat {seat} is not to act")
-        if action not in self.legal_actions(state, seat):
-            code = _illegal_code(state, seat, action)
-            raise IllegalAction(f"{act.format_action(action)} is not legal now", code=code)
+        """Check (``check_action``: ``GameOver``, ``NotYourTurn``, ``MalformedAction``,
+        ``IllegalAction`` with a rule-naming code) and apply."""
+        action = self.check_action(state, seat, action)
         events: list[Event] = []
         if state.phase == TURN:
             new = apply_turn(state, action, events)
@@ -138,7 +138,7 @@ class McrEngine:
             new = respond(state, seat, action, events)
         return Step(evolve(new, version=state.version + 1), tuple(events))
 
-    def view(self, state: McrState, seat: Seat | None) -> dict[str, JSON]:
+    def view(self, state: McrState, seat: Seat | None) -> McrView:
         legal = self.legal_actions(state, seat) if seat is not None else frozenset()
         return build_view(state, seat, self.to_act(state), legal)
 

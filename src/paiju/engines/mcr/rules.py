@@ -13,6 +13,7 @@ from typing import Any
 from paiju.engines.base import Event
 from paiju.engines.mcr.actions import ANGANG, BUGANG, DISCARD, HU, Action
 from paiju.engines.mcr.claims import finish, open_discard_window, open_rob_window
+from paiju.engines.mcr.schema import SeatEvent, TileEvent
 from paiju.engines.mcr.state import ANGANG_MELD, PENG_MELD, McrState, Meld
 from paiju.engines.mcr.tiles import tile_code
 from paiju.engines.mcr.wall import draw, put, remove_tiles, set_hand
@@ -48,17 +49,17 @@ def apply_turn(state: McrState, action: Action, events: list[Event]) -> McrState
     reset: dict[str, Any] = {"drawn": None, "after_kong": False, "turn_win": None}
     if action.kind == DISCARD:
         base = set_hand(state, seat, remove_tiles(hand, tile, 1), **reset)
-        events.append(Event("discard", {"seat": seat, "tile": tile_code(tile)}))
+        events.append(Event("discard", TileEvent(seat=seat, tile=tile_code(tile))))
         return open_discard_window(base, seat, tile, events)
     if action.kind == ANGANG:
         meld = Meld(ANGANG_MELD, tile, 0)
         melds = put(state.melds, seat, (*state.melds[seat], meld))
         base = set_hand(state, seat, remove_tiles(hand, tile, 4), melds=melds, **reset)
-        events.append(Event("angang", {"seat": seat}))
-        events.append(Event("angang_tile", {"seat": seat, "tile": tile_code(tile)},
-                            frozenset({seat})))
+        events.append(Event("angang", SeatEvent(seat=seat)))
+        private = frozenset({seat})
+        events.append(Event("angang_tile", TileEvent(seat=seat, tile=tile_code(tile)), private))
         return draw(base, seat, events, replacement=True)
     # Added kong: the tile waits on the table while the others may rob it.
     base = set_hand(state, seat, remove_tiles(hand, tile, 1), **reset)
-    events.append(Event("bugang", {"seat": seat, "tile": tile_code(tile)}))
+    events.append(Event("bugang", TileEvent(seat=seat, tile=tile_code(tile))))
     return open_rob_window(base, seat, tile, events)

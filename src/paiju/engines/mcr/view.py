@@ -10,11 +10,20 @@ the hand ends; then everything is revealed with each winner's fan breakdown and 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from paiju.core.seats import Seat
 from paiju.engines.mcr.actions import Action, format_action
-from paiju.engines.mcr.state import ANGANG_MELD, OVER, McrState, Meld, Win
+from paiju.engines.mcr.schema import (
+    ClaimView,
+    HiddenMeldView,
+    LastDiscardView,
+    McrView,
+    MeldView,
+    PlayerView,
+    ResultView,
+    WinView,
+)
+from paiju.engines.mcr.state import ANGANG_MELD, OVER, ROB, McrState, Meld, Win
 from paiju.engines.mcr.tiles import Tile, tile_code
 
 WIND_CODES = ("F1", "F2", "F3", "F4")
@@ -33,19 +42,16 @@ def _codes_of(tiles: tuple[Tile, ...]) -> tuple[str, ...]:
     return tuple(_CODES[t] for t in tiles)
 
 
-def meld_json(meld: Meld, *, reveal: bool) -> dict[str, Any]:
+def meld_json(meld: Meld, *, reveal: bool) -> MeldView | HiddenMeldView:
     """One meld; a concealed kong is face down unless ``reveal``."""
     if meld.kind == ANGANG_MELD and not reveal:
-        return {"kind": ANGANG_MELD, "hidden": True}
-    return {
-        "kind": meld.kind,
-        "tile": tile_code(meld.tile),
-        "offer": meld.offer,
-        "tiles": _codes(meld.tiles()),
-    }
+        return HiddenMeldView(kind=ANGANG_MELD, hidden=True)
+    return MeldView(
+        kind=meld.kind, tile=tile_code(meld.tile), offer=meld.offer, tiles=_codes(meld.tiles())
+    )
 
 
-def win_json(win: Win) -> dict[str, Any]:
+def win_json(win: Win) -> WinView:
     """A winner's hand summary: tile, who paid as discarder, the fan breakdown."""
     return {
         "seat": win.seat,
@@ -58,17 +64,17 @@ def win_json(win: Win) -> dict[str, Any]:
     }
 
 
-def _player(state: McrState, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+def _player(state: McrState, seat: Seat, viewer: Seat | None) -> PlayerView:
     over = state.phase == OVER
-    data: dict[str, Any] = {
-        "seat": seat,
-        "wind": WIND_CODES[state.seat_wind(seat)],
-        "melds": [meld_json(m, reveal=over or seat == viewer) for m in state.melds[seat]],
-        "flowers": _codes(state.flowers[seat]),
-        "flower_count": len(state.flowers[seat]),
-        "discards": _codes(state.discards[seat]),
-        "concealed_count": len(state.hands[seat]),
-    }
+    data = PlayerView(
+        seat=seat,
+        wind=WIND_CODES[state.seat_wind(seat)],
+        melds=[meld_json(m, reveal=over or seat == viewer) for m in state.melds[seat]],
+        flowers=_codes(state.flowers[seat]),
+        flower_count=len(state.flowers[seat]),
+        discards=_codes(state.discards[seat]),
+        concealed_count=len(state.hands[seat]),
+    )
     if over:
         data["hand"] = _codes(state.hands[seat])
     return data
@@ -95,25 +101,39 @@ def _winning_tiles(state: McrState, viewer: Seat) -> list[str] | None:
     return [_CODES[t] for t in sorted(state.waits[viewer])]
 
 
+def _last_discard(state: McrState) -> LastDiscardView | None:
+    """The discard a client marks: the one a claim window is open on, else the newest one
+    lying unclaimed in a river (public facts both)."""
+    window = state.window
+    if window is not None and state.phase != ROB:
+        return LastDiscardView(seat=window.source, tile=tile_code(window.tile))
+    if state.last_discard is None:
+        return None
+    seat, tile = state.last_discard
+    return LastDiscardView(seat=seat, tile=tile_code(tile))
+
+
 def build_view(
     state: McrState, viewer: Seat | None, to_act: frozenset[Seat], legal: frozenset[Action]
-) -> dict[str, Any]:
-    """The JSON view of ``state`` for ``viewer`` (None = spectator)."""
-    view: dict[str, Any] = {
-        "variant": "mcr",
-        "version": state.version,
-        "seat": viewer,
-        "phase": state.phase,
-        "hand_index": state.hand_index,
-        "prevalent_wind": WIND_CODES[state.prevalent],
-        "dealer": state.dealer,
-        "order": list(state.order),
-        "current": state.current,
-        "to_act": _visible_to_act(state, viewer, to_act),
-        "wall_count": len(state.wall),
-        "players": [_player(state, s, viewer) for s in range(4)],
-        "legal": sorted(format_action(a) for a in legal),
-    }
+) -> McrView:
+    """The JSON view of ``state`` for ``viewer`` (None = spectator). Every listed action is
+    all there is (``legal_complete``): MCR decisions are small."""
+    view = McrView(
+        variant="mcr",
+        seat=viewer,
+        phase=state.phase,
+        hand_index=state.hand_index,
+        prevalent_wind=WIND_CODES[state.prevalent],
+        dealer=state.dealer,
+        order=list(state.order),
+        current=state.current,
+        to_act=_visible_to_act(state, viewer, to_act),
+        wall_count=len(state.wall),
+        players=[_player(state, s, viewer) for s in range(4)],
+        legal=sorted(format_action(a) for a in legal),
+        legal_complete=True,
+        last_discard=_last_discard(state),
+    )
     if viewer is not None:
         view["hand"] = _codes(state.hands[viewer])
         view["winning_tiles"] = _winning_tiles(state, viewer)
@@ -121,13 +141,19 @@ def build_view(
         view["drawn"] = tile_code(state.drawn) if own_turn and state.drawn is not None else None
     window = state.window
     if window is not None:
-        view["claim"] = {"tile": tile_code(window.tile), "from": window.source, "kind": state.phase}
         mine = dict(window.responses).get(viewer) if viewer is not None else None
-        view["claim"]["answered"] = format_action(mine) if mine is not None else None
+        view["claim"] = ClaimView(
+            {
+                "tile": tile_code(window.tile),
+                "from": window.source,
+                "kind": state.phase,
+                "answered": format_action(mine) if mine is not None else None,
+            }
+        )
     if state.phase == OVER:
-        view["result"] = {
-            "wins": [win_json(w) for w in state.wins],
-            "scores": list(state.result),
-            "exhaustive_draw": not state.wins,
-        }
+        view["result"] = ResultView(
+            wins=[win_json(w) for w in state.wins],
+            scores=list(state.result),
+            exhaustive_draw=not state.wins,
+        )
     return view

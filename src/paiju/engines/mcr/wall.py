@@ -13,6 +13,7 @@ from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import Event
 from paiju.engines.mcr.ready import ready_waits
+from paiju.engines.mcr.schema import DrawEvent, FlowerEvent, NoData, TileEvent
 from paiju.engines.mcr.scoring import evaluate_win
 from paiju.engines.mcr.state import OVER, TURN, McrState, Rules, evolve
 from paiju.engines.mcr.tiles import Tile, full_set, is_flower, tile_code
@@ -76,7 +77,7 @@ def deal(
                 hands[seat].remove(t)
                 flowers[seat].append(t)
                 hands[seat].append(rest.pop())
-                events.append(Event("flower", {"seat": seat, "flower": tile_code(t)}))
+                events.append(Event("flower", FlowerEvent(seat=seat, flower=tile_code(t))))
     dealer_last = hands[order[0]][-1]
     before = [list(h) for h in hands]
     before[order[0]].remove(dealer_last)
@@ -123,7 +124,7 @@ def draw(
     after_kong = replacement
     while True:
         if not wall:
-            events.append(Event("exhausted", {}))
+            events.append(Event("exhausted", NoData()))
             return evolve(state, wall=(), flowers=put(state.flowers, seat, flowers),
                           phase=OVER, window=None, drawn=None, turn_win=None)
         if from_back:
@@ -133,11 +134,11 @@ def draw(
         if not is_flower(tile):
             break
         flowers = (*flowers, tile)
-        events.append(Event("flower", {"seat": seat, "flower": tile_code(tile)}))
+        events.append(Event("flower", FlowerEvent(seat=seat, flower=tile_code(tile))))
         from_back = True
         after_kong = False  # a win on a flower's replacement is a plain self-draw
-    events.append(Event("draw", {"seat": seat, "replacement": replacement}))
-    events.append(Event("drawn", {"seat": seat, "tile": tile_code(tile)}, frozenset({seat})))
+    events.append(Event("draw", DrawEvent(seat=seat, replacement=replacement)))
+    events.append(Event("drawn", TileEvent(seat=seat, tile=tile_code(tile)), frozenset({seat})))
     hand = tuple(sorted((*state.hands[seat], tile)))
     state = evolve(
         state,

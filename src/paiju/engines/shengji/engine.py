@@ -14,19 +14,19 @@ Phases and actions:
   friend card, ``friend HA`` or ``friend HA HA``; see ``friends``.
 * ``play``: tricks of ``play ...`` until the hands are empty.
 
-  Leads are the one place where ``legal_actions`` is not the full set: any non-empty set of
-  cards of one effective suit is a legal lead (a throw 甩牌 is an *attempt* the rules then
-  resolve), which is astronomically many. ``legal_actions`` lists every single, pair and
-  tractor plus throw candidates built from the hand alone (per suit the whole holding and
-  every union of two components; never filtered by the other hands, which would leak
-  them). ``apply`` accepts ANY one-suit lead from the hand and judges it with the same
-  functions (``throw.check_throw``), turning a failed throw into its forced component.
+  Leads are where ``legal_actions`` is not the full set (``legal_complete`` false): any
+  non-empty set of cards of one effective suit is a legal lead (a throw 甩牌 is an *attempt*
+  the rules then resolve), which is astronomically many. ``legal_actions`` lists every
+  single, pair and tractor plus throw candidates built from the hand alone (per suit the
+  whole holding and every union of two components; never filtered by the other hands, which
+  would leak them). ``check_action`` accepts ANY one-suit lead from the hand; ``apply``
+  judges it with ``throw.check_throw``, turning a failed throw into its forced component.
   Follows are enumerated exactly by ``follow.legal_follows`` (the forced-follow rules); only
-  when a position has more than ``legal.FOLLOW_LIMIT`` legal follows (large discards by a
-  void hand) is the list cut to the cheapest and the point-shedding ones; ``apply`` still
-  accepts every legal follow. Listed follows are filtered through ``follow.follow_error``,
-  the function ``apply`` validates with. The view's ``legal_complete`` tells a client
-  whether ``legal`` is the full set (false on every lead and on a cut follow list).
+  when a position has ``legal.FOLLOW_LIMIT`` or more legal follows (large discards by a void
+  hand) is the list cut to the cheapest and the point-shedding ones, and marked incomplete;
+  ``check_action`` still accepts every legal follow (``follow.follow_error``, the function
+  the listed follows are filtered through). Every other decision is listed in full, and
+  ``check_action`` accepts exactly the list.
 * ``over``: scores, levels, next landlord; ``carry`` feeds the next hand.
 """
 
@@ -36,10 +36,10 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from paiju.core.errors import GameOver, IllegalAction, NotYourTurn
+from paiju.core.errors import IllegalAction
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
-from paiju.engines.base import Event, MatchInfo, Options, Step
+from paiju.engines.base import EngineDefaults, Event, MatchInfo, Options, Step
 from paiju.engines.shengji import actions as notation
 from paiju.engines.shengji.actions import Action, make
 from paiju.engines.shengji.bidding import (
@@ -59,15 +59,34 @@ from paiju.engines.shengji.cards import (
     full_pack,
     remove_cards,
 )
+from paiju.engines.shengji.follow import follow_error
 from paiju.engines.shengji.friends import friend_choices
-from paiju.engines.shengji.legal import FOLLOW_LIMIT, play_actions
+from paiju.engines.shengji.legal import play_actions
 from paiju.engines.shengji.options import normalize
 from paiju.engines.shengji.play import final_points, hand_result, play_cards
+from paiju.engines.shengji.schema import (
+    BuryEvent,
+    CardsEvent,
+    FriendEvent,
+    RedealEvent,
+    ShengjiView,
+    TrumpEvent,
+)
+from paiju.engines.shengji.shapes import effective_suit
 from paiju.engines.shengji.state import Bid, ShengjiState, with_hand
 from paiju.engines.shengji.view import build_view
 
+#: The action kinds each phase takes.
+_PHASE_KINDS = {
+    "deal": ("pass", "bid"),
+    "theft": ("pass", "bid"),
+    "bury": ("bury",),
+    "friend": ("friend",),
+    "play": ("play",),
+}
 
-class ShengjiEngine:
+
+class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
     """The shengji rules; every method is pure."""
 
     name = "shengji"
@@ -119,25 +138,56 @@ class ShengjiEngine:
         return frozenset() if turn is None else frozenset({turn})
 
     def legal_actions(self, state: ShengjiState, seat: Seat) -> frozenset[Action]:
-        return _legal(state, seat)
+        return _listed(state, seat)[0]
+
+    def legal_complete(self, state: ShengjiState, seat: Seat) -> bool:
+        """False for every lead and for a follow whose list was cut (``legal``)."""
+        return _listed(state, seat)[1]
+
+    def refusal(self, state: ShengjiState, seat: Seat, action: Action) -> IllegalAction:
+        """Why a well-formed action outside a complete list is refused, by phase."""
+        kinds = _PHASE_KINDS[state.phase]
+        if action.kind not in kinds:
+            return IllegalAction(f"{' or '.join(kinds)} now", code="wrong_phase")
+        if state.phase == "play":
+            error = _follow_error(state, seat, action.cards)
+            return error or IllegalAction(f"{notation.format_action(action)} is not legal now")
+        if action.kind == "friend":
+            return IllegalAction(
+                "a friend card is no joker, level card or trump-suit card", code="bad_friend_card"
+            )
+        if remove_cards(state.hands[seat], action.cards) is None:
+            return IllegalAction("those cards are not in the hand", code="card_not_in_hand")
+        weak = "that bid is no bid here or does not beat the standing bid"
+        return IllegalAction(weak, code="bid_too_weak")
+
+    def check_unlisted(self, state: ShengjiState, seat: Seat, action: Action) -> None:
+        """A lead or follow the list leaves out: judged by the rules of the play phase."""
+        if action.kind != "play":
+            raise IllegalAction("play cards now", code="wrong_phase")
+        if remove_cards(state.hands[seat], action.cards) is None:
+            raise IllegalAction("those cards are not in the hand", code="card_not_in_hand")
+        if not state.trick:
+            if effective_suit(action.cards, state.ctx) is None:
+                raise IllegalAction("a lead must be of one suit", code="lead_mixed_suits")
+            return
+        error = _follow_error(state, seat, action.cards)
+        if error is not None:
+            raise error
 
     def apply(self, state: ShengjiState, seat: Seat, action: Action) -> Step[ShengjiState]:
-        if state.phase == "over":
-            raise GameOver("the hand is over")
-        if seat not in self.to_act(state):
-            raise NotYourTurn(f"seat {seat} is not to act")
+        """Check (``check_action``) and apply."""
+        action = self.check_action(state, seat, action)
         if state.phase in BID_PHASES:
             return _apply_bid(state, seat, action)
         if state.phase == "bury":
             return _apply_bury(state, seat, action)
         if state.phase == "friend":
             return _apply_friend(state, action)
-        if action.kind != "play":
-            raise IllegalAction("play cards now", code="wrong_phase")
         new, events = play_cards(state, seat, action.cards)
         return Step(new.bump(), tuple(events))
 
-    def view(self, state: ShengjiState, seat: Seat | None) -> dict[str, Any]:
+    def view(self, state: ShengjiState, seat: Seat | None) -> ShengjiView:
         """The seat's view; ``legal_complete`` is false when ``legal`` is only a subset.
 
         That is every lead (any one-suit set of cards from the hand may be proposed; a throw
@@ -145,13 +195,11 @@ class ShengjiEngine:
         ``legal.FOLLOW_LIMIT`` (any play meeting the follow rules may be proposed).
         """
         legal: list[str] = []
+        complete = True
         if seat is not None and seat in self.to_act(state):
-            legal = sorted(notation.format_action(a) for a in _legal(state, seat))
-        view = build_view(state, seat, legal, self.to_act(state), self.scores(state))
-        view["legal_complete"] = not (state.phase == "play" and seat == state.turn()) or bool(
-            state.trick and len(legal) < FOLLOW_LIMIT
-        )
-        return view
+            listed, complete = _listed(state, seat)
+            legal = sorted(notation.format_action(a) for a in listed)
+        return build_view(state, seat, legal, complete, self.to_act(state), self.scores(state))
 
     def timeout_action(self, state: ShengjiState, seat: Seat) -> Action:
         """Pass a bid; bury / lead the cheapest single; follow with the cheapest legal play."""
@@ -163,10 +211,10 @@ class ShengjiEngine:
         if state.phase == "bury":
             return make("bury", [cheapest])
         if state.phase == "friend":
-            return min(_legal(state, seat))
+            return min(self.legal_actions(state, seat))
         if not state.trick:
             return make("play", [cheapest])
-        return min(_legal(state, seat), key=lambda a: _cost(a, state))
+        return min(self.legal_actions(state, seat), key=lambda a: _cost(a, state))
 
     def timer_kind(self, state: ShengjiState, seat: Seat) -> str:
         """``bid`` in a bidding window (deal or kitty theft), ``turn`` otherwise."""
@@ -238,23 +286,37 @@ def _cost(action: Action, state: ShengjiState) -> tuple[int, int, int, tuple[str
 
 
 @lru_cache(maxsize=64)
-def _legal(state: ShengjiState, seat: Seat) -> frozenset[Action]:
+def _listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action], bool]:
+    """The seat's listed actions and whether they are all it may do."""
     if state.phase in BID_PHASES:
         if seat not in bidders_to_ask(state):
-            return frozenset()
+            return frozenset(), True
         bids = legal_bids(state, seat)
-        return frozenset({Action("pass"), *(make("bid", [b.card] * b.count) for b in bids)})
+        return frozenset({Action("pass"), *(make("bid", [b.card] * b.count) for b in bids)}), True
     if state.phase == "bury":
         if seat != _exchanger(state):
-            return frozenset()
-        return frozenset(make("bury", [c]) for c in set(state.hands[seat]))
+            return frozenset(), True
+        return frozenset(make("bury", [c]) for c in set(state.hands[seat])), True
     if state.phase == "friend":
         if seat != state.landlord:
-            return frozenset()
-        return frozenset(make("friend", [card] * nth) for card, nth in friend_choices(state))
+            return frozenset(), True
+        return frozenset(make("friend", [c] * nth) for c, nth in friend_choices(state)), True
     if state.turn() != seat:
-        return frozenset()
-    return frozenset(play_actions(state, seat))
+        return frozenset(), True
+    return play_actions(state, seat)
+
+
+def _follow_error(state: ShengjiState, seat: Seat, cards: tuple[str, ...]) -> IllegalAction | None:
+    """Why ``cards`` may not follow the current trick (``None``: they may)."""
+    return follow_error(
+        state.lead_units,
+        state.ctx.suit_of(state.lead_units[0].cards[0]),
+        state.hands[seat],
+        cards,
+        state.ctx,
+        min_length=state.opts["tractor_min_length"],
+        format_draw=state.opts["draw_policy"] != "no_format_draw",
+    )
 
 
 def _exchanger(state: ShengjiState) -> int:
@@ -263,49 +325,43 @@ def _exchanger(state: ShengjiState) -> int:
 
 
 def _apply_bid(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiState]:
-    """A ``pass`` or ``bid`` in a bidding window of the deal or of a kitty theft."""
+    """A (checked) ``pass`` or ``bid`` in a bidding window of the deal or of a kitty theft."""
     events: list[Event] = []
     if action.kind == "pass":
         state = replace(state, asked=(*state.asked, seat))
-    elif action.kind == "bid":
-        bid = Bid(seat, action.cards[0], len(action.cards))
-        if bid not in legal_bids(state, seat):
-            raise IllegalAction("that bid is not stronger or not held", code="bid_too_weak")
-        state = replace(state, bids=(*state.bids, bid), asked=(seat,))
-        events.append(Event("bid", {"seat": seat, "cards": list(action.cards)}))
     else:
-        raise IllegalAction("bid or pass now", code="wrong_phase")
+        bid = Bid(seat, action.cards[0], len(action.cards))
+        state = replace(state, bids=(*state.bids, bid), asked=(seat,))
+        events.append(Event("bid", CardsEvent(seat=seat, cards=list(action.cards))))
     new = advance_deal(state) if state.phase == "deal" else close_theft(state)
     if new.redeals > state.redeals:
-        events.append(Event("redeal", {"redeals": new.redeals}))
+        events.append(Event("redeal", RedealEvent(redeals=new.redeals)))
     if new.trump_set and new.phase == "bury":
-        data = {"suit": new.trump_suit, "landlord": new.landlord, "flipped": list(new.flipped)}
-        events.append(Event("trump", {**data, "exchanger": new.exchanger}))
+        trump = TrumpEvent(
+            suit=new.trump_suit,
+            landlord=new.landlord,
+            flipped=list(new.flipped),
+            exchanger=new.exchanger,
+        )
+        events.append(Event("trump", trump))
     return Step(new.bump(), tuple(events))
 
 
 def _apply_friend(state: ShengjiState, action: Action) -> Step[ShengjiState]:
-    if action.kind != "friend":
-        raise IllegalAction("name the friend card", code="wrong_phase")
+    """The (checked) friend card."""
     choice = (action.cards[0], len(action.cards))
-    if choice not in friend_choices(state):
-        raise IllegalAction(
-            "a friend card is no joker, level card or trump-suit card", code="bad_friend_card"
-        )
     state = start_play(replace(state, friend=choice))
-    data = {"landlord": state.landlord, "cards": list(action.cards)}
+    data = FriendEvent(landlord=state.landlord, cards=list(action.cards))
     return Step(state.bump(), (Event("friend", data),))
 
 
 def _apply_bury(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiState]:
-    if action.kind != "bury":
-        raise IllegalAction("bury a card", code="wrong_phase")
+    """One (checked) card buried."""
     rest = remove_cards(state.hands[seat], action.cards)
-    if rest is None:
-        raise IllegalAction("that card is not in the hand", code="card_not_in_hand")
+    assert rest is not None, "check_action lets only held cards through"
     buried = (*state.buried, action.cards[0])
     state = replace(state, hands=with_hand(state.hands, seat, rest), buried=buried)
     if len(buried) == len(state.kitty):
         state = after_burial(state)
     audience = frozenset({seat})
-    return Step(state.bump(), (Event("bury", {"card": action.cards[0]}, audience),))
+    return Step(state.bump(), (Event("bury", BuryEvent(card=action.cards[0]), audience),))

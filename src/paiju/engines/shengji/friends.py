@@ -24,6 +24,7 @@ from paiju.engines.shengji.cards import (
     card_points,
     is_joker,
 )
+from paiju.engines.shengji.schema import FriendJoinedEvent
 from paiju.engines.shengji.scoring import ACE
 from paiju.engines.shengji.state import ShengjiState
 
@@ -82,7 +83,7 @@ def reveal(
         taken = sum(t.points for t in state.tricks if t.winner == seat)
         state = replace(state, attacker_points=state.attacker_points - taken)
     state = replace(state, penalty=signed_penalty(state))
-    events.append(Event("friend_joined", {"seat": seat, "card": card, "nth": nth}))
+    events.append(Event("friend_joined", FriendJoinedEvent(seat=seat, card=card, nth=nth)))
     return state
 
 

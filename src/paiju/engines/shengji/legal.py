@@ -1,11 +1,12 @@
-"""Legal-action lists for bots and clients (``view["legal"]``).
+"""Legal-action lists for bots and clients (``view["legal"]``), and whether they are complete.
 
-Follows are enumerated exactly (the forced-follow rules) unless a position has more than
-``FOLLOW_LIMIT`` of them, when the cheapest plays and the point-shedding plays are kept.
-Leads cannot be listed in full (any subset of one suit is a legal attempt), so the list
-holds every single, pair and tractor, and as throw candidates, per suit, the whole holding
-and every union of two of its components. ``apply`` accepts ANY lead of one suit from the
-hand, listed or not, and validates it with the same rule functions.
+Follows are enumerated exactly (the forced-follow rules) unless a position has
+``FOLLOW_LIMIT`` or more of them, when the cheapest plays and the point-shedding plays are
+kept and the list is marked incomplete. Leads cannot be listed in full (any subset of one
+suit is a legal attempt), so the list holds every single, pair and tractor, and as throw
+candidates, per suit, the whole holding and every union of two of its components; it is
+always incomplete. Where a list is incomplete ``apply`` accepts every legal play, listed or
+not (``ShengjiEngine.check_action``), judged by the same rule functions.
 """
 
 from __future__ import annotations
@@ -57,15 +58,16 @@ def _pairs_of(units: list[Unit]) -> list[tuple[str, ...]]:
     return out
 
 
-def play_actions(state: ShengjiState, seat: int) -> set[Action]:
-    """The listed ``play`` actions of the seat to play.
+def play_actions(state: ShengjiState, seat: int) -> tuple[frozenset[Action], bool]:
+    """The listed ``play`` actions of the seat to play, and whether they are all its plays.
 
     Follows are enumerated by ``legal_follows`` and then kept only if ``follow_error`` (the
     function ``apply`` validates with) accepts them, so the list can never offer a play
-    that ``apply`` refuses: there is one legality, not two.
+    that ``apply`` refuses: there is one legality, not two. ``legal_follows`` lists fewer
+    than ``FOLLOW_LIMIT`` plays exactly when it did not cut the list.
     """
     if not state.trick:
-        return {make("play", p) for p in lead_candidates(state, seat)}
+        return frozenset(make("play", p) for p in lead_candidates(state, seat)), False
     ctx = state.ctx
     suit = ctx.suit_of(state.lead_units[0].cards[0])
     hand = state.hands[seat]
@@ -80,11 +82,12 @@ def play_actions(state: ShengjiState, seat: int) -> set[Action]:
         format_draw=format_draw,
         limit=FOLLOW_LIMIT,
     )
-    return {
+    listed = frozenset(
         make("play", p)
         for p in plays
         if follow_error(
             state.lead_units, suit, hand, p, ctx, min_length=min_length, format_draw=format_draw
         )
         is None
-    }
+    )
+    return listed, len(plays) < FOLLOW_LIMIT

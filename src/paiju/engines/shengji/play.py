@@ -22,6 +22,12 @@ from paiju.engines.shengji.cards import (
 )
 from paiju.engines.shengji.follow import follow_error
 from paiju.engines.shengji.friends import next_seat_on, reveal, signed_penalty
+from paiju.engines.shengji.schema import (
+    CardsEvent,
+    HandOverEvent,
+    ThrowFailedEvent,
+    TrickWonEvent,
+)
 from paiju.engines.shengji.scoring import advance, kitty_bonus, outcome
 from paiju.engines.shengji.shapes import effective_suit, parse_units
 from paiju.engines.shengji.state import Play, ShengjiState, ThrowFailure, Trick, with_hand
@@ -68,9 +74,9 @@ def _lead(
     blocker = (seat + 1 + (result.blocker or 0)) % SEATS
     penalty = _penalty(state, seat, len(cards) - len(forced))
     failure = ThrowFailure(seat, sort_cards(cards), forced, blocker, penalty)
-    data: dict[str, object] = {"code": "throw_blocked", "seat": seat}
-    data["attempted"] = list(failure.attempted)
-    data["forced"] = list(forced)
+    data = ThrowFailedEvent(
+        code="throw_blocked", seat=seat, attempted=list(failure.attempted), forced=list(forced)
+    )
     if state.opts["reveal_throw_blocker"]:
         data["blocker"] = blocker
     state = replace(state, failures=(*state.failures, failure))
@@ -94,7 +100,7 @@ def _put(
     rest = remove_cards(state.hands[seat], cards)
     assert rest is not None
     trick = (*state.trick, Play(seat, sort_cards(cards)))
-    events.append(Event("play", {"seat": seat, "cards": list(sort_cards(cards))}))
+    events.append(Event("play", CardsEvent(seat=seat, cards=list(sort_cards(cards)))))
     state = replace(
         state,
         hands=with_hand(state.hands, seat, rest),
@@ -122,7 +128,7 @@ def _finish_trick(state: ShengjiState, events: list[Event]) -> ShengjiState:
     largest = max(u.size for u in state.lead_units)
     trick = Trick(state.trick, winner, won, largest)
     gained = won if state.is_attacker(winner) else 0
-    events.append(Event("trick_won", {"seat": winner, "points": won}))
+    events.append(Event("trick_won", TrickWonEvent(seat=winner, points=won)))
     state = replace(
         state,
         tricks=(*state.tricks, trick),
@@ -194,7 +200,9 @@ def _finish_hand(state: ShengjiState, events: list[Event]) -> ShengjiState:
     events.append(
         Event(
             "hand_over",
-            {"attacker_points": final_points(state), "kitty": list(state.buried), "gain": res.gain},
+            HandOverEvent(
+                attacker_points=final_points(state), kitty=list(state.buried), gain=res.gain
+            ),
         )
     )
     team = landlord % 2 if res.declarers_won else 1 - landlord % 2

@@ -12,29 +12,39 @@ friend card and, once it is played, the friend (``landlord_team`` is the public 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from paiju.engines.shengji.cards import LEVEL_NAME
 from paiju.engines.shengji.play import final_points
-from paiju.engines.shengji.state import ShengjiState
+from paiju.engines.shengji.schema import (
+    BidView,
+    FriendView,
+    PlayView,
+    ResultView,
+    ShengjiView,
+    ThrowFailureView,
+    TrickView,
+)
+from paiju.engines.shengji.state import ShengjiState, ThrowFailure
 
 
 def build_view(
     state: ShengjiState,
     seat: int | None,
     legal: list[str],
+    legal_complete: bool,
     to_act: Iterable[int],
     scores: tuple[int, ...],
-) -> dict[str, Any]:
-    """The JSON view; ``legal`` is the seat's sorted legal actions in notation."""
+) -> ShengjiView:
+    """The JSON view; ``legal`` is the seat's sorted legal actions in notation, all of them
+    when ``legal_complete``."""
     ctx = state.ctx
-    view: dict[str, Any] = {
+    view: ShengjiView = {
         "variant": "shengji",
-        "version": state.version,
         "phase": state.phase,
         "seat": seat,
         "to_act": sorted(to_act),
         "legal": legal,
+        "legal_complete": legal_complete,
         "options": dict(state.options),
         "hand_no": state.hand_no,
         "levels": [LEVEL_NAME[v] for v in state.levels],
@@ -46,20 +56,20 @@ def build_view(
         "friend": _friend(state),
         "trump_suit": state.trump_suit,
         "trump_set": state.trump_set,
-        "bids": [{"seat": b.seat, "cards": [b.card] * b.count} for b in state.bids],
+        "bids": [BidView(seat=b.seat, cards=[b.card] * b.count) for b in state.bids],
         "flipped": list(state.flipped),
         "dealt": state.dealt,
         "hand_counts": [len(h) for h in state.hands],
         "hand": sorted(state.hands[seat], key=ctx.sort_key) if seat is not None else [],
         "leader": state.leader,
-        "trick": [{"seat": p.seat, "cards": list(p.cards)} for p in state.trick],
+        "trick": [PlayView(seat=p.seat, cards=list(p.cards)) for p in state.trick],
         "lead_format": [[u.width, u.length] for u in state.lead_units],
         "tricks": [
-            {
-                "plays": [{"seat": p.seat, "cards": list(p.cards)} for p in t.plays],
-                "winner": t.winner,
-                "points": t.points,
-            }
+            TrickView(
+                plays=[PlayView(seat=p.seat, cards=list(p.cards)) for p in t.plays],
+                winner=t.winner,
+                points=t.points,
+            )
             for t in state.tricks
         ],
         "attacker_points": state.attacker_points,
@@ -73,14 +83,14 @@ def build_view(
     if state.phase == "over" or (seat is not None and seat == holder and state.kitty):
         view["buried"] = list(state.buried)
     if state.phase == "over":
-        view["result"] = {
-            "attacker_points": final_points(state),
-            "kitty_bonus": state.kitty_bonus,
-            "scores": list(scores),
-            "levels_after": [LEVEL_NAME[v] for v in state.new_levels or state.levels],
-            "next_landlord": state.next_landlord,
-            "match_winner": list(state.match_seats) if state.match_seats else state.match_winner,
-        }
+        view["result"] = ResultView(
+            attacker_points=final_points(state),
+            kitty_bonus=state.kitty_bonus,
+            scores=list(scores),
+            levels_after=[LEVEL_NAME[v] for v in state.new_levels or state.levels],
+            next_landlord=state.next_landlord,
+            match_winner=list(state.match_seats) if state.match_seats else state.match_winner,
+        )
     return view
 
 
@@ -91,22 +101,22 @@ def _declarers(state: ShengjiState) -> int | None:
     return state.declarers
 
 
-def _friend(state: ShengjiState) -> dict[str, Any] | None:
+def _friend(state: ShengjiState) -> FriendView | None:
     """The named friend card (public) and the seat that played it, once it has."""
     if state.friend is None:
         return None
     card, nth = state.friend
-    return {"cards": [card] * nth, "seen": state.friend_seen, "seat": state.friend_seat}
+    return FriendView(cards=[card] * nth, seen=state.friend_seen, seat=state.friend_seat)
 
 
-def _failure(failure: Any, state: ShengjiState) -> dict[str, Any]:
-    out = {
-        "code": "throw_blocked",
-        "seat": failure.seat,
-        "attempted": list(failure.attempted),
-        "forced": list(failure.forced),
-        "penalty": failure.penalty,
-    }
+def _failure(failure: ThrowFailure, state: ShengjiState) -> ThrowFailureView:
+    out = ThrowFailureView(
+        code="throw_blocked",
+        seat=failure.seat,
+        attempted=list(failure.attempted),
+        forced=list(failure.forced),
+        penalty=failure.penalty,
+    )
     if state.opts["reveal_throw_blocker"]:
         out["blocker"] = failure.blocker
     return out

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from paiju.bots.mcr_read import shanten, without
+from paiju.engines.mcr.bot_read import shanten, without
 from paiju.engines.mcr.ready import (
     BROKEN,
     ready_waits,

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from paiju.bots.diu import make_bot, shortfall
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
+from paiju.engines.diu.bot import make_bot, shortfall
 from paiju.engines.diu.combos import ComboRules
 from paiju.engines.diu.engine import DiuEngine
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from paiju.bots import make_bot as make_any_bot
-from paiju.bots.dragon import make_bot
 from paiju.core.rng import ScriptedRng, SeededRng
 from paiju.engines.base import MatchInfo
+from paiju.engines.dragon.bot import make_bot
 from paiju.engines.dragon.engine import DragonEngine
+from paiju.engines.registry import make_bot as make_any_bot
 
 ENGINE = DragonEngine()
 

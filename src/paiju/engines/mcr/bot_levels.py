@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paiju.bots.mcr_read import Seen, claim_choice, claim_tiles, shanten, ukeire, without
 from paiju.core.rng import Rng
+from paiju.engines.mcr.bot_read import Seen, claim_choice, claim_tiles, shanten, ukeire, without
 from paiju.engines.mcr.fans import WinContext, evaluate
 from paiju.engines.mcr.hand import Pack
 from paiju.engines.mcr.ready import ready_waits

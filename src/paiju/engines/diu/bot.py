@@ -49,12 +49,15 @@ def _credit(rules: ComboRules, faces: tuple[str, ...], wilds: int) -> int:
         return 0
     x, rest = faces[0], faces[1:]
     best = _credit(rules, rest, wilds)  # x left unused
-    if rest[:2] == (x, x):
-        best = max(best, 3 + _credit(rules, rest[2:], wilds))
-    if rest[:1] == (x,):
-        best = max(best, 1 + _credit(rules, rest[1:], wilds))
+    same = profile(rules.profile).same
+    mates = [c for c in rest if same(c) == same(x)]  # "the same card": face, or poker rank
+    if len(mates) >= 2:
+        best = max(best, 3 + _credit(rules, tuple(_minus(rest, mates[:2])), wilds))
+    if mates:
+        paired = tuple(_minus(rest, mates[:1]))
+        best = max(best, 1 + _credit(rules, paired, wilds))
         if wilds:
-            best = max(best, 3 + _credit(rules, rest[1:], wilds - 1))
+            best = max(best, 3 + _credit(rules, paired, wilds - 1))
     for meld in chi_index(rules).get(x, ()):
         others = list(meld)
         others.remove(x)
@@ -170,6 +173,10 @@ def _best_take_shortfall(
     takes = takes_for(rules, card, hand, melds).get(call, ())
     scores = [_after_best_discard(rules, _minus(hand, t.cards)) for t in takes]
     return min(scores) if scores else None
+
+
+#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
+BOT_LEVELS = (1,)
 
 
 def make_bot(level: int, rng: Rng) -> GreedyBot:

@@ -37,17 +37,6 @@ from paiju.engines.shengji.trick import trick_winner
 WIN_SEARCH = 300
 
 
-class RandomBot:
-    """Uniform over the legal actions (what level 0 does; kept here for benchmarks)."""
-
-    def __init__(self, rng: Rng) -> None:
-        self._rng = rng
-
-    def choose(self, view: Mapping[str, Any]) -> str:
-        legal: Sequence[str] = view["legal"]
-        return legal[self._rng.randbelow(len(legal))]
-
-
 class SensibleBot:
     """Level 1: the heuristics in the module docstring; ties broken by its own ``rng``."""
 
@@ -71,13 +60,14 @@ class SensibleBot:
         return _follow(view, legal, ctx)
 
 
-def make_bot(level: int, rng: Rng) -> SensibleBot:
-    """Level 1 (and, for now, any higher level) is ``SensibleBot``.
+#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
+BOT_LEVELS = (1,)
 
-    Level 0 is the project's generic random-legal bot, so ``ValueError`` below 1.
-    """
-    if level < 1:
-        raise ValueError("shengji bot levels start at 1 (level 0 is the generic random bot)")
+
+def make_bot(level: int, rng: Rng) -> SensibleBot:
+    """Level 1 is ``SensibleBot``; ``ValueError`` for another level."""
+    if level not in BOT_LEVELS:
+        raise ValueError(f"shengji has bot level 1 only, not {level}")
     return SensibleBot(rng)
 
 

@@ -1,4 +1,4 @@
-"""Dragon's leak check for the conformance suite.
+"""The dragon conformance adapter: the leak check and the redeal of unseen tiles.
 
 Before the showdown a seat may see only its own 8 tiles (in ``hand``, its ``legal``
 arrangements and ``my_submission``); every other part of the view must carry no tile at all,
@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
+from paiju.core.rng import Rng
+from paiju.core.seats import Seat
 from paiju.engines.dragon.actions import Arrange, parse_action
 from paiju.engines.dragon.state import DragonState
 from paiju.engines.dragon.tiles import tile_code
+from paiju.engines.variant import Conformance
 
 _TILE_TEXT = re.compile(r"(^|\D)[1-6][1-6]($|\D)")
-_OWN_FIELDS = ("hand", "legal", "my_submission", "options")
+_OWN_FIELDS = ("hand", "legal", "my_submission", "best", "options")
 
 
 def _tile_strings(value: Any, path: str) -> list[str]:
@@ -36,8 +40,9 @@ def _own_leaks(view: dict[str, Any], own: list[str], who: str) -> list[str]:
     if view["hand"] != own:
         leaks.append(f"{who}: hand {view['hand']} is not its own tiles {own}")
     texts = list(view["legal"])
-    if view["my_submission"] is not None:
-        texts.append(view["my_submission"])
+    for own_text in (view["my_submission"], view["best"]):
+        if own_text is not None:
+            texts.append(own_text)
     for text in texts:
         action = parse_action(text)
         if isinstance(action, Arrange):
@@ -93,3 +98,30 @@ def hidden_leaks(engine: Any, state: DragonState) -> list[str]:
     if engine.is_terminal(state):
         return _after_showdown(engine, state)
     return _before_showdown(engine, state)
+
+
+def redeal_unseen(state: DragonState, viewer: Seat | None, rng: Rng) -> DragonState | None:
+    """The hands of the other seats that have not submitted, dealt again from their tiles and
+    the undealt ones (a submitted arrangement names its hand's tiles, so those stay).
+    ``None`` after the showdown (every hand is revealed)."""
+    if state.over:
+        return None
+    others = [
+        s for s in range(state.seat_count) if s != viewer and state.submissions[s] is None
+    ]
+    pool = [k for s in others for k in state.hands[s]] + list(state.undealt)
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for seat in others:
+        hands[seat], pool = tuple(sorted(pool[:8])), pool[8:]
+    return replace(state, hands=tuple(hands), undealt=tuple(sorted(pool)))
+
+
+CONFORMANCE = Conformance[DragonState](
+    hidden_leaks=hidden_leaks,
+    redeal_unseen=redeal_unseen,
+    option_sets=(
+        {"seats": 2, "scoring": "best"},
+        {"specials": True, "gee_joon_wild": True, "single_rank": "geejoon_lowest"},
+    ),
+)

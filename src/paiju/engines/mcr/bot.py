@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paiju.bots.mcr_read import (
+from paiju.core.rng import Rng
+from paiju.engines.mcr.bot_read import (
     Seen,
     best_discard_shanten,
     claim_choice,
@@ -23,8 +24,7 @@ from paiju.bots.mcr_read import (
     ukeire,
     without,
 )
-from paiju.bots.mcr_steps import discard_level1
-from paiju.core.rng import Rng
+from paiju.engines.mcr.bot_steps import discard_level1
 from paiju.engines.mcr.tiles import Tile, parse_tile, tile_code
 
 
@@ -43,11 +43,15 @@ def kong_choice(seen: Seen) -> str | None:
     return None
 
 
+#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
+BOT_LEVELS = (1, 2, 3)
+
+
 class McrBot:
     """A bot of ``level`` 1..3 that draws randomness (tie-breaks) only from ``rng``."""
 
     def __init__(self, level: int, rng: Rng) -> None:
-        if level not in (1, 2, 3):
+        if level not in BOT_LEVELS:
             raise ValueError(f"MCR bots have levels 1-3, not {level}")
         self.level = level
         self.rng = rng
@@ -75,7 +79,7 @@ class McrBot:
     def _claim(self, seen: Seen, view: Mapping[str, Any]) -> str:
         if self.level == 1:
             return claim_choice(seen)
-        from paiju.bots.mcr_levels import claim_level2, threats
+        from paiju.engines.mcr.bot_levels import claim_level2, threats
 
         choice = claim_level2(seen, view)
         far = choice not in ("hu", "pass") and shanten(seen.hand, seen.packs) >= 3
@@ -86,7 +90,7 @@ class McrBot:
     def _discard(self, seen: Seen, view: Mapping[str, Any]) -> Tile:
         if self.level == 1:
             return discard_level1(seen.hand, seen.packs)
-        from paiju.bots.mcr_levels import discard_level2, discard_level3
+        from paiju.engines.mcr.bot_levels import discard_level2, discard_level3
 
         if self.level == 2:
             return discard_level2(seen, view, self.rng)

@@ -1,4 +1,5 @@
-"""Leak check for diu: every view shows exactly what its viewer may see (rules §1.8, A12).
+"""The diu conformance adapter. Leak check: every view shows exactly what its viewer may see
+(rules §1.8, A12).
 
 Structural: the view has a fixed key set; ``hand`` is the viewer's own hand (None for a
 spectator); everything else that names cards is public (melds, dead cards, the polled card);
@@ -10,14 +11,18 @@ undrawn stock card in plain.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
+from paiju.core.rng import Rng
+from paiju.core.seats import Seat
 from paiju.engines.diu import arbitration as arb
-from paiju.engines.diu.cards import ALL_TOKENS
+from paiju.engines.diu.cards import ALL_TOKENS, sort_cards
+from paiju.engines.diu.state import DiuState
+from paiju.engines.variant import Conformance
 
 KEYS = {
     "variant",
-    "version",
     "hand_no",
     "seat",
     "players",
@@ -39,6 +44,7 @@ KEYS = {
     "my_call",
     "last",
     "legal",
+    "legal_complete",
 }
 
 
@@ -100,3 +106,39 @@ def hidden_leaks(engine: Any, state: Any) -> list[str]:
     for seat in [None, *range(state.config.players)]:
         leaks += _seat_leaks(engine, state, seat)
     return leaks
+
+
+def redeal_unseen(state: DiuState, viewer: Seat | None, rng: Rng) -> DiuState | None:
+    """The other seats' concealed hands dealt again from their cards and the undrawn stock
+    (same sizes; the stock only without sealed prefetch, whose blobs every viewer holds).
+
+    A view may not depend on other hands at all, so only counts are kept. ``None`` once the
+    hand is over (everything is revealed).
+    """
+    if state.phase == "over":
+        return None
+    others = [s for s in range(state.config.players) if s != viewer]
+    pool = [c for s in others for c in state.hands[s]]
+    sealed = state.config.prefetch_mode == "encrypted"
+    stock = list(state.stock[state.drawn :]) if not sealed else []
+    pool += stock
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for seat in others:
+        size = len(state.hands[seat])
+        hands[seat], pool = sort_cards(pool[:size]), pool[size:]
+    new_stock = state.stock if sealed else (*state.stock[: state.drawn], *pool)
+    return replace(state, hands=tuple(hands), stock=new_stock)
+
+
+CONFORMANCE = Conformance[DiuState](
+    hidden_leaks=hidden_leaks,
+    redeal_unseen=redeal_unseen,
+    option_sets=(
+        {"players": 4, "poll_mode": "parallel", "head_rotation": "winner"},
+        {"deck_profile": "poker54"},
+        {"deck_profile": "chuanpai84", "prefetch_mode": "encrypted"},
+        {"offer_calls": "above_standing", "silent_seats": "skip", "diu_on_discard": True},
+        {"forfeit_fallback": "reopen_after_forfeiter", "wild_in_chi": True, "chi_on_draw": "any"},
+    ),
+)

@@ -14,7 +14,8 @@ from paiju.engines.dragon.rules import scoring_options
 from paiju.engines.dragon.solver import solve_cached
 from paiju.engines.dragon.tiles import kind_of
 
-LEVELS = (1,)
+#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
+BOT_LEVELS = (1,)
 
 
 class SolverBot:
@@ -42,6 +43,6 @@ class SolverBot:
 
 def make_bot(level: int, rng: Rng) -> SolverBot:
     """The dragon bot of ``level`` (only level 1 exists); ``ValueError`` for another level."""
-    if level not in LEVELS:
-        raise ValueError(f"dragon bots have levels {LEVELS}, not {level}")
+    if level not in BOT_LEVELS:
+        raise ValueError(f"dragon bots have levels {BOT_LEVELS}, not {level}")
     return SolverBot(rng)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from paiju.bots.mcr import make_bot
-from paiju.bots.mcr_read import best_discard_shanten, read
-from paiju.bots.mcr_steps import discard_level1
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
+from paiju.engines.mcr.bot import make_bot
+from paiju.engines.mcr.bot_read import best_discard_shanten, read
+from paiju.engines.mcr.bot_steps import discard_level1
 from paiju.engines.mcr.engine import McrEngine
 from paiju.engines.mcr.hand import shanten
 from paiju.engines.mcr.state import McrState
@@ -113,8 +113,8 @@ def test_unknown_level_is_refused() -> None:
 def test_step_a_matches_a_plain_search_over_all_discards() -> None:
     import random
 
-    from paiju.bots.mcr_read import without
-    from paiju.bots.mcr_steps import step_ready
+    from paiju.engines.mcr.bot_read import without
+    from paiju.engines.mcr.bot_steps import step_ready
     from paiju.engines.mcr.hand import waits
     from tests.engines.mcr.test_engine_ready import _regular, _specials
 

@@ -1,0 +1,204 @@
+"""Legality is defined once: ``apply`` accepts exactly what ``check_action`` accepts, which is
+the listed actions wherever ``legal_complete`` is true, and otherwise every play the rules
+allow — so a client that lets a player select any cards and press Play has every legal play
+accepted and every other refused with a code naming the rule (docs/rules/shengji.md,
+"Choosing a play")."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from paiju.core.errors import GameError, IllegalAction, MalformedAction
+from paiju.engines.shengji.actions import Action, make
+from paiju.engines.shengji.bidding import legal_bids
+from paiju.engines.shengji.follow import legal_follows, multiset_combos
+from paiju.engines.shengji.legal import FOLLOW_LIMIT
+from paiju.engines.shengji.state import Bid, ShengjiState
+from tests.conformance.games import game
+from tests.engines.shengji.test_engine import ENGINE, _new, _play_state
+
+RULE_CODES = {"must_follow_suit", "must_follow_pair", "must_follow_tractor", "wrong_card_count"}
+
+
+def refusal(state: ShengjiState, seat: int, action: object) -> str | None:
+    """The code ``check_action`` refuses with (``None``: accepted); ``apply`` must agree."""
+    try:
+        ENGINE.check_action(state, seat, action)
+    except GameError as error:
+        with pytest.raises(GameError) as applied:
+            ENGINE.apply(state, seat, action)  # type: ignore[arg-type]
+        assert applied.value.code == error.code
+        return error.code
+    ENGINE.apply(state, seat, action)  # type: ignore[arg-type]
+    return None
+
+
+def _bury_state() -> ShengjiState:
+    state = _new()
+    while state.phase == "deal":
+        seat = min(ENGINE.to_act(state))
+        bids = [a for a in ENGINE.legal_actions(state, seat) if a.kind == "bid"]
+        state = ENGINE.apply(state, seat, bids[0] if bids else Action("pass")).state
+    assert state.phase == "bury"
+    return state
+
+
+# ---------------------------------------------------------------- outside the play phase
+
+
+def test_bidding_refuses_cards_not_held_weak_bids_and_other_phases_actions() -> None:
+    state = _new()
+    seat = 0
+    held = set(state.hands[seat])
+    missing = next(c for c in ("H2", "S2", "C2", "D2") if c not in held)
+    assert refusal(state, seat, make("bid", [missing])) == "card_not_in_hand"
+    assert refusal(state, seat, make("bid", [missing, missing])) == "card_not_in_hand"
+    assert refusal(state, seat, make("bury", [state.hands[seat][0]])) == "wrong_phase"
+    assert refusal(state, seat, make("play", [state.hands[seat][0]])) == "wrong_phase"
+    assert refusal(state, seat, Action("pass", (state.hands[seat][0],))) == "malformed_action"
+    assert refusal(state, seat, Action("bid", (missing, "BJ"))) == "malformed_action"
+    assert refusal(state, seat, Action("pass")) is None
+
+
+def test_a_bid_that_does_not_beat_the_standing_bid_is_too_weak() -> None:
+    state = replace(
+        _new(), hands=(("H2",), ("S2", "S2"), (), ()), bids=(Bid(1, "S2", 2),), asked=(1,)
+    )
+    assert legal_bids(state, 0) == []
+    assert refusal(state, 0, make("bid", ["H2"])) == "bid_too_weak"
+
+
+def test_burying_refuses_cards_not_held_and_every_other_kind() -> None:
+    state = _bury_state()
+    seat = state.landlord
+    assert seat is not None
+    counts = Counter(state.hands[seat])
+    missing = next(c for c in ("BJ", "LJ", "SA", "HA", "C3") if counts[c] == 0)
+    assert refusal(state, seat, make("bury", [missing])) == "card_not_in_hand"
+    assert refusal(state, seat, Action("bury", (state.hands[seat][0], missing))) == (
+        "malformed_action"
+    )
+    assert refusal(state, seat, Action("pass")) == "wrong_phase"
+    assert refusal(state, seat, make("bid", [state.hands[seat][0]])) == "wrong_phase"
+    assert refusal(state, seat, make("play", [state.hands[seat][0]])) == "wrong_phase"
+    assert refusal(state, seat, make("bury", [state.hands[seat][0]])) is None
+
+
+def test_naming_a_friend_refuses_trumps_and_other_kinds() -> None:
+    state = replace(_play_state(["SA", "S4", "S6", "S7"], game_mode="finding_friends"))
+    state = replace(state, phase="friend", landlord=0)
+    assert refusal(state, 0, make("friend", ["HA"])) == "bad_friend_card"  # hearts are trump
+    assert refusal(state, 0, make("friend", ["BJ"])) == "bad_friend_card"
+    assert refusal(state, 0, make("play", ["SA"])) == "wrong_phase"
+    assert refusal(state, 0, make("friend", ["SA"])) is None
+
+
+@pytest.mark.parametrize("obj", [None, "play S3", 3, Action("play"), Action("dance", ("S3",))])
+def test_objects_that_are_no_action_are_malformed(obj: object) -> None:
+    state = _play_state(["S3", "S4", "S6", "S7"])
+    with pytest.raises(MalformedAction):
+        ENGINE.apply(state, 0, obj)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- choosing a play
+
+
+def every_selection(hand: tuple[str, ...], size: int) -> list[Action]:
+    """Every distinct set of ``size`` cards a player can select from ``hand``."""
+    return [make("play", c) for c in multiset_combos(sorted(hand), size)]
+
+
+def follow_states(limit: int) -> list[tuple[ShengjiState, int]]:
+    """Follow positions from random games whose selections can all be tried."""
+    found = []
+    for seed in range(6):
+        for step in game("shengji", seed).steps:
+            state, seat = step.state, step.seat
+            follow = state.phase == "play" and state.trick and seat == state.turn()
+            if follow and _count(len(state.hands[seat]), len(state.trick[0].cards)) <= limit:
+                found.append((state, seat))
+    return found
+
+
+def _count(n: int, k: int) -> int:
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return out
+
+
+def test_where_the_list_is_complete_exactly_the_listed_follows_are_accepted() -> None:
+    positions = follow_states(limit=400)
+    assert len(positions) > 100
+    for state, seat in random.Random(0).sample(positions, 60):
+        assert ENGINE.legal_complete(state, seat)
+        listed = ENGINE.legal_actions(state, seat)
+        size = len(state.trick[0].cards)
+        for action in every_selection(state.hands[seat], size):
+            code = refusal(state, seat, action)
+            assert (code is None) == (action in listed), (action, code)
+            assert code is None or code in RULE_CODES
+
+
+def _cut_follow() -> tuple[ShengjiState, tuple[str, ...]]:
+    """Seat 1 must follow a six-card spade throw holding one spade and 22 other cards:
+    C(22, 5) = 26334 legal follows, more than are listed."""
+    others = "C2 C3 C4 C6 C7 C8 C9 CJ CQ D3 D4 D6 D7 D8 D9 DJ DQ H5 H6 H7 H8 HA"
+    state = _play_state(
+        ["S9 S9 S10 S10 SA SA", f"S3 {others}", "S4 S6 S7 D5 C5 CK", "SQ SK SJ DA DK D10"]
+    )
+    state = replace(state, trick=(), leader=0)
+    throw = make("play", ["S9", "S9", "S10", "S10", "SA", "SA"])
+    state = ENGINE.apply(state, 0, throw).state
+    assert len(state.trick[0].cards) == 6, "the throw stands (nobody can beat it)"
+    return state, tuple(others.split())
+
+
+def test_a_cut_follow_list_is_marked_and_every_legal_follow_is_still_accepted() -> None:
+    state, others = _cut_follow()
+    assert ENGINE.legal_complete(state, 1) is False
+    assert ENGINE.view(state, 1)["legal_complete"] is False
+    listed = ENGINE.legal_actions(state, 1)
+    ctx, units = state.ctx, state.lead_units
+    every = legal_follows(units, "S", state.hands[1], ctx, limit=10**6)
+    assert len(every) == _count(22, 5) > FOLLOW_LIMIT and len(listed) < len(every)
+    for play in random.Random(1).sample(sorted(every), 400):
+        assert refusal(state, 1, make("play", play)) is None
+    for cards in random.Random(2).sample(list(combinations(others, 6)), 200):
+        assert refusal(state, 1, make("play", cards)) == "must_follow_suit"
+    assert refusal(state, 1, make("play", ["S3", *others[:4]])) == "wrong_card_count"
+    assert refusal(state, 1, make("play", ["S3", "S5", *others[:4]])) == "card_not_in_hand"
+
+
+def test_any_selection_of_one_suit_leads_and_a_mixed_one_is_refused() -> None:
+    state = _play_state(["S3 S5 S9 SJ SK C2 C4", "S4 C3", "S6 C5", "S7 C6"])
+    assert ENGINE.legal_complete(state, 0) is False
+    hand = state.hands[0]
+    for size in range(1, len(hand) + 1):
+        for action in every_selection(hand, size):
+            suits = {state.ctx.suit_of(c) for c in action.cards}
+            code = refusal(state, 0, action)
+            assert code == (None if len(suits) == 1 else "lead_mixed_suits"), action
+
+
+def test_the_view_offers_enough_to_build_any_play() -> None:
+    """What the client needs: its hand, the lead's cards (so the size of a follow) and
+    whether ``legal`` is all there is."""
+    state, _ = _cut_follow()
+    view: dict[str, Any] = dict(ENGINE.view(state, 1))
+    assert sorted(view["hand"]) == sorted(state.hands[1])
+    size = len(view["trick"][0]["cards"])
+    assert size == 6 and view["legal_complete"] is False
+    spades = [c for c in view["hand"] if c.startswith("S")]
+    rest = [c for c in view["hand"] if not c.startswith("S")]
+    chosen = f"play {' '.join(spades + rest[-(size - len(spades)) :])}"
+    assert chosen not in view["legal"]
+    ENGINE.apply(state, 1, ENGINE.parse_action(chosen))
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 1, ENGINE.parse_action(f"play {' '.join(rest[:size])}"))
