@@ -17,7 +17,6 @@ export const S = {
   pending: null, // the action sent and not yet answered
   queue: [], // actions to send one after another (shengji burial)
   scored: null, // the last hand_scored data
-  lastDiscard: null, // MCR: {seat, count} from the last discard event
   missing: null, // the room we could not open
 };
 
@@ -298,10 +297,8 @@ function onEvent(ev) {
   }
   if (ev.kind === "hand_started") {
     S.scored = null;
-    S.lastDiscard = null;
   }
   if (ev.kind === "hand_scored") S.scored = ev.data;
-  if (ev.kind === "discard") S.lastDiscard = { seat: ev.data.seat };
   if (S.state) eventHook(ev, S.state);
 }
 
@@ -314,11 +311,6 @@ function onState(msg) {
   S.state = msg;
   S.stateAt = performance.now();
   S.pending = null;
-  if (prev && prev.hand !== msg.hand) S.lastDiscard = null;
-  const ld = S.lastDiscard;
-  if (ld && ld.count === undefined && msg.variant === "mcr" && msg.view) {
-    ld.count = msg.view.players[ld.seat].discards.length; // marked while still in the river
-  }
   if (waitingOnMe(msg) && (!waitingOnMe(prev) || prev.decision_version !== msg.decision_version)) {
     yourTurnListeners.forEach((fn) => fn(msg));
   }

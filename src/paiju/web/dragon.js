@@ -11,7 +11,7 @@ const PAIRS = ["12+24", "66+66", "11+11", "44+44", "13+13", "55+55", "33+33", "2
 const NAMES = { 66: "Teen", 11: "Day", 44: "Yun", 13: "Gor", 55: "Mooy", 33: "Chong", 22: "Bon", 56: "Foo", 46: "Ping", 16: "Tit", 15: "Look" };
 
 /** "chain 16 66 64 | 11 22" -> {chain: [[1,6],[6,6],[6,4]], leftover: ["11","22"]}. */
-export function parseArrangement(text) {
+function parseArrangement(text) {
   if (text === "bust") return { bust: true, chain: [], leftover: [] };
   const [line, rest] = text.replace(/^chain /, "").split("|");
   return {
@@ -23,7 +23,7 @@ export function parseArrangement(text) {
 const pips = (t) => +t[0] + +t[1];
 
 /** A default-scoring estimate of the leftover, higher is better: [2, pair] or [1, points,
- * best tile]. Used only to mark the best arrangement while the server does not name it. */
+ * best tile]. Only labels and orders the list; the server names the best arrangement. */
 function leftoverKey(leftover) {
   if (leftover.length === 2) {
     const pair = PAIRS.indexOf([...leftover].sort().join("+"));
@@ -40,7 +40,7 @@ function better(a, b) {
   return false;
 }
 
-export function leftoverText(leftover) {
+function leftoverText(leftover) {
   const key = leftoverKey(leftover);
   if (key[0] === 2) {
     const t = leftover[0];
@@ -69,13 +69,15 @@ function Showdown({ entry }) {
     <div class="hint">${entry.category}${entry.points !== null ? ` · ${entry.points} points` : ""} · <b>${fmt(entry.score)}</b></div></div>`;
 }
 
-function Arrangements({ legal, best, label }) {
+/** The legal arrangements, the server's best first; under the default scoring the others are
+ * sorted by what their leftover would score, with that score as a label (display only). */
+function Arrangements({ legal, best, labels }) {
   const [chosen, setChosen] = useState(null);
   const [all, setAll] = useState(false);
   const pick = legal.includes(chosen) ? chosen : null;
-  // Best first, then the others by what their leftover would score (a display order only).
   const key = (a) => leftoverKey(parseArrangement(a).leftover);
-  const rest = legal.filter((a) => a !== best).sort((a, b) => (better(key(a), key(b)) ? -1 : better(key(b), key(a)) ? 1 : 0));
+  const rest = legal.filter((a) => a !== best);
+  if (labels) rest.sort((a, b) => (better(key(a), key(b)) ? -1 : better(key(b), key(a)) ? 1 : 0));
   const ordered = best ? [best, ...rest] : rest;
   const shown = all ? ordered : ordered.slice(0, 8);
   useKeys((e) => {
@@ -92,29 +94,14 @@ function Arrangements({ legal, best, label }) {
     <span class="hint">Choose how to lay your dragon (6 or 7 in a line, the rest score), then submit. ${legal.length} ways.</span>
     <ol>${shown.map((a, i) => html`<li class=${`arr${a === pick ? " chosen" : ""}${a === best ? " best" : ""}`}>
       <button class="arrbtn" data-arrangement=${a} aria-pressed=${a === pick} onClick=${() => setChosen(a)}><kbd>${i + 1}</kbd>
-        <${Chain} text=${a} small /><span class="score">${leftoverText(parseArrangement(a).leftover)}${a === best ? html` <b class="bestmark">${label}</b>` : null}</span></button></li>`)}</ol>
+        <${Chain} text=${a} small /><span class="score">${labels ? leftoverText(parseArrangement(a).leftover) : ""}${a === best ? html` <b class="bestmark">★ best</b>` : null}</span></button></li>`)}</ol>
     ${legal.length > shown.length ? html`<button class="small" onClick=${() => setAll(true)}>Show all ${legal.length}</button>` : null}
   </div>`;
 }
 
-// The options the client's own ranking (leftoverKey) assumes.
+// The scoring the client's own labels (leftoverKey) assume; other tables get no labels.
 const DEFAULT_SCORING = { specials: false, pair_set: "paigow", single_points: "mod10", single_rank: "wikipedia", zero_tiebreak: false, gee_joon_wild: false };
-
-/** Whether the mark comes from the server or from the default scoring the client knows. */
-function bestLabel(v) {
-  const plain = Object.entries(DEFAULT_SCORING).every(([k, d]) => v.options[k] === undefined || v.options[k] === d);
-  return v.best || plain ? "★ best" : "★ best by the default scoring";
-}
-
-function bestOf(v) {
-  if (v.best) return v.best; // the server's trustee choice, when it names it
-  let best = null, key = null;
-  for (const a of v.legal) {
-    const k = leftoverKey(parseArrangement(a).leftover);
-    if (!best || better(k, key)) [best, key] = [a, k];
-  }
-  return best;
-}
+const plainScoring = (v) => Object.entries(DEFAULT_SCORING).every(([k, d]) => v.options[k] === undefined || v.options[k] === d);
 
 export function Mine({ st }) {
   const v = st.view, me = st.you ?? 0;
@@ -124,7 +111,7 @@ export function Mine({ st }) {
     ${shown ? html`<${Showdown} entry=${shown} />` : null}
     ${!shown && v.hand.length ? html`<div class="tiles8" aria-label="your tiles">${v.hand.map((t) => html`<${Domino} a=${+t[0]} b=${+t[1]} />`)}</div>` : null}
     ${!shown && st.you === null ? html`<div class="count">${v.players[me].tiles} tiles</div>` : null}
-    ${legal.length ? html`<${Arrangements} legal=${legal} best=${bestOf(v)} label=${bestLabel(v)} key=${st.hand} />` : null}
+    ${legal.length ? html`<${Arrangements} legal=${legal} best=${v.best} labels=${plainScoring(v)} key=${st.hand} />` : null}
     ${v.my_submission && !shown ? html`<div class="submitted">Submitted: <${Chain} text=${v.my_submission} small /> — waiting for the others.</div>` : null}`;
 }
 
@@ -144,5 +131,5 @@ export function Result({ st }) {
 export function describeAction(action) {
   return action === "bust"
     ? "your hand was declared bust for you"
-    : `your tiles were arranged for you (the best arrangement: ${leftoverText(parseArrangement(action).leftover)})`;
+    : "your tiles were arranged for you, in the best arrangement";
 }

@@ -54,12 +54,10 @@ export function Other({ st, seat }) {
     <${River} p=${p} lastSeat=${last.seat} lastCount=${last.count} />`;
 }
 
+/** The discard to mark (the server names it: the claimable one, or the newest in a river). */
 function lastDiscard(v) {
-  const at = (seat) => ({ seat, count: v.players[seat].discards.length });
-  if (v.last_discard) return at(v.last_discard.seat); // when the server names it
-  if (v.claim && v.claim.kind === "claim") return at(v.claim.from);
-  const ld = S.lastDiscard;
-  return ld && ld.count !== undefined ? ld : { seat: -1 };
+  const ld = v.last_discard;
+  return ld ? { seat: ld.seat, count: v.players[ld.seat].discards.length } : { seat: -1 };
 }
 
 export function Center({ st }) {
