@@ -8,11 +8,11 @@ import { SeatHead, ResultFrame, Choices, useKeys, positionKey, arrowFocus, passK
 
 // The ladder, low to high (硬水 ranks with 硬对).
 const CALLS = [
-  ["chi", "吃", "chi", "a run with the card"],
-  ["kuai", "筷", "kuai", "same card + 1 wild"],
-  ["kuai_shui", "筷水", "kuai shui", "same card + 2 wilds"],
+  ["chi", "吃", "chi", "a chi (run) with the card"],
+  ["kuai", "筷", "kuai", "one same card + a wild"],
+  ["kuai_shui", "筷水", "kuai shui", "one same card + two wilds"],
   ["hard_dui", "硬对", "hard pair", "two same cards"],
-  ["ying_shui", "硬水", "hard four", "three of the card"],
+  ["ying_shui", "硬水", "ying shui", "two same + a wild, or three same"],
   ["diu", "丢", "diu", "go out: ends the hand"],
 ];
 const ROLE_TEXT = { A: "A · head", B: "B", C: "C", D: "D · idle" };
