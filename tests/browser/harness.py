@@ -34,6 +34,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+#: The operator's token of the test server (the server wants 32 characters or more).
+ADMIN_TOKEN = "browser-tests-admin-token-0123456789"
+
 #: Seconds a human seat has for a decision in the test presets: long enough that the server
 #: never plays for the browser seat (the tests check that no ``timeout`` was recorded).
 GENEROUS = 600.0
@@ -84,10 +87,10 @@ class LiveServer:
             rooms_dir=str(rooms_dir),
             bot_delay=0.0,
             between_hands=3.0,  # the result stays up long enough to be checked
-            admin_token="browser-test-admin",
+            admin_token=ADMIN_TOKEN,
         ).with_overrides(settings)
         self.store = MemoryStore()
-        self.server = PaijuServer(config, self.store, "browser-test-admin")
+        self.server = PaijuServer(config, self.store, ADMIN_TOKEN)
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="paiju", daemon=True)
 

@@ -120,6 +120,25 @@ def test_two_players_invite_bots_reload_and_rematch(pages: Pages, live: LiveServ
     assert [seats[0].name, seats[1].name] == ["Mei", "Lan"]
 
 
+def test_a_second_tab_takes_the_seat_and_the_first_asks_before_taking_it_back(
+    pages: Pages,
+) -> None:
+    first = pages("Mei").open()
+    first.page.click("[data-play-now=dragon]")
+    first.page.wait_for_selector("[data-prompt=arrange]")
+    second = first.context.new_page()  # the same browser profile: the same stored token
+    first.watch.attach(second)
+    second.goto(first.page.url)
+    second.wait_for_selector("[data-prompt=arrange]")
+    first.page.wait_for_selector("[data-taken-over]")  # and it does not grab the seat back
+    assert first.page.locator("[data-status=elsewhere]").count() == 1
+    second.wait_for_timeout(500)
+    assert second.locator("[data-taken-over]").count() == 0
+    first.page.click("[data-play-here]")  # the player asks: take it back here
+    first.page.wait_for_selector("[data-prompt=arrange]")
+    second.wait_for_selector("[data-taken-over]")
+
+
 def wait_for_room(p: Page, ok: Callable[[str], bool]) -> str:
     """The room in the page's address once ``ok`` holds for it (the page's CSP allows no
     ``eval``, so no ``wait_for_function``)."""

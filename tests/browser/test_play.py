@@ -24,12 +24,18 @@ def screenshots(p: Page, variant: str) -> None:
     while p.page.locator(".notice .x").count():
         p.page.locator(".notice .x").first.click()  # a clean table: notices cover the top seat
     p.shot(f"{variant}-1280")
+    fits_a_phone(p, variant, shot=True)
+
+
+def fits_a_phone(p: Page, variant: str, shot: bool = False) -> None:
+    """At 390 px the page does not scroll sideways (screenshot: {variant}-390)."""
     p.page.set_viewport_size(PHONE)
     p.page.wait_for_timeout(150)
     width = p.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{variant}: the page scrolls sideways at 390 px ({width})"
-    p.shot(f"{variant}-390")
+    if shot:
+        p.shot(f"{variant}-390")
     p.page.set_viewport_size(DESKTOP)
+    assert width <= PHONE["width"], f"{variant}: the page scrolls sideways at 390 px ({width})"
 
 
 def no_timeouts(live: LiveServer, room: str, seat: int = 0) -> None:
@@ -123,6 +129,7 @@ def hand_to_result(live: LiveServer, pages: Pages, p: Page, room: str, variant: 
         screenshots(p, variant)
     result = p.page.locator("[data-result]")
     p.shot(f"{variant}-result-1280")
+    fits_a_phone(p, variant)  # every hand revealed, melds and all
     assert result.locator(".totals").count() == 1
     assert result.locator("[data-fair-deal]").count() == 1
     assert played > 0
@@ -192,4 +199,5 @@ def test_a_dragon_match_against_bots(pages: Pages, live: LiveServer) -> None:
     assert "Match over" in final.inner_text()
     assert final.locator(".showdowns tr").count() == 4  # every seat's chain and leftover
     p.shot("dragon-result-1280")
+    fits_a_phone(p, "dragon")
     no_timeouts(live, room)

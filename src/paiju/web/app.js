@@ -61,7 +61,7 @@ function updateTitle() {
 }
 
 // ---------------------------------------------------------------- page
-const STATUS_TEXT = { connecting: "connecting…", connected: "connected", reconnecting: "reconnecting…", offline: "offline" };
+const STATUS_TEXT = { connecting: "connecting…", connected: "connected", reconnecting: "reconnecting…", offline: "offline", elsewhere: "open elsewhere" };
 
 function Header() {
   const sound = setting("sound", true);
@@ -90,7 +90,7 @@ function App() {
       const next = routeRoom();
       setRoom(next);
       if (next) enterRoom(next);
-      else if (S.room) reconnect(); // the seat stays ours; the lobby needs a free connection
+      else if (S.room || S.takenOver) reconnect(); // the seat stays ours; the lobby needs a free connection
       else send({ type: "lobby" });
     };
     window.addEventListener("hashchange", onHash);

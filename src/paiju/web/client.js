@@ -85,6 +85,7 @@ export function dismiss(id) {
 // ---------------------------------------------------------------- connection
 let ws = null;
 let attempt = 0;
+const TAKEN_OVER = 4001; // close code: another connection resumed this seat
 let onLeft = null;
 let afterWelcome = null;
 
@@ -95,9 +96,17 @@ export function connect() {
   ws = sock;
   sock.onopen = () => send({ type: "hello", protocol_version: 1, client: "paiju-web 1" });
   sock.onmessage = (e) => receive(JSON.parse(e.data));
-  sock.onclose = () => {
+  sock.onclose = (e) => {
     if (ws !== sock) return; // replaced on purpose
     ws = null;
+    if (e.code === TAKEN_OVER || S.takenOver) {
+      // Another tab or device resumed our seat: never take it back without asking the player.
+      S.takenOver = S.takenOver || { room: S.room };
+      S.status = "elsewhere";
+      S.room = S.seat = S.entering = null;
+      changed();
+      return;
+    }
     S.status = navigator.onLine === false ? "offline" : "reconnecting";
     S.room = S.seat = S.entering = null; // the table stays on view until the state is back
     S.pending = null;
@@ -111,6 +120,7 @@ export function connect() {
 /** Start over on a fresh connection (leaving a room's messages behind without `leave`). */
 export function reconnect(then) {
   afterWelcome = then || null;
+  S.takenOver = null;
   const old = ws;
   ws = null;
   if (old) old.close();
@@ -142,7 +152,7 @@ export function enterRoom(id) {
     return;
   }
   if (S.room === id || S.entering === id) return;
-  S.missing = null;
+  S.missing = S.enterError = null;
   const saved = savedToken(id);
   const wanted = S.joinIntent && S.joinIntent.room === id ? S.joinIntent : null;
   S.joinIntent = null;
@@ -164,6 +174,7 @@ export function createRoom(msg, ready) {
 }
 
 export function joinSeat(room, seat) {
+  S.entering = room;
   send({ type: "join", room, name: playerName(), seat, spectate: false });
 }
 
@@ -252,12 +263,19 @@ function receive(msg) {
       onEvent(msg.event);
       break;
     case "left":
-      S.room = S.seat = S.state = null;
       if (onLeft) {
         const f = onLeft;
         onLeft = null;
+        S.room = S.seat = S.state = null;
         f();
+      } else {
+        // Unasked: a finished room left the server's memory. Its result stays on screen.
+        S.room = S.seat = null;
+        notify("This room has closed; its result stays on this page.", "info");
       }
+      break;
+    case "taken_over":
+      S.takenOver = { room: msg.room };
       break;
     case "error":
       onError(msg);
@@ -283,7 +301,8 @@ function onError(msg) {
     } else S.missing = id;
     return;
   }
-  if (S.entering === "new") S.entering = null;
+  if (S.entering && S.entering !== "new") S.enterError = { room: S.entering, text: msg.message };
+  S.entering = null;
   S.readyOnJoin = false;
   const what = wasPending ? ` (${wasPending.action})` : "";
   notify(`${msg.message}${what} [${msg.code}]`);

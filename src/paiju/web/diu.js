@@ -18,7 +18,7 @@ const CALLS = [
 const ROLE_TEXT = { A: "A · head", B: "B", C: "C", D: "D · idle" };
 
 function Row({ cards, small }) {
-  return html`<div class=${`cards gapped${small ? " small dsmall" : ""}`}>${cards.map((c) => html`<${DiuCard} card=${c} />`)}</div>`;
+  return html`<div class=${`cards gapped${small ? " small" : ""}`}>${cards.map((c) => html`<${DiuCard} card=${c} />`)}</div>`;
 }
 
 function Melds({ melds }) {

@@ -1,7 +1,7 @@
 // A room: the waiting room (seats, bots, ready, invite link), the table of its variant
 // while it plays, and the end of the match (result, rematch).
 import { html, useEffect } from "./vendor/preact-htm.js";
-import { S, send, takeSeat, leaveRoom, enterRoom, playerName, forgetRoom, setDescriber, notify } from "./client.js";
+import { S, send, takeSeat, leaveRoom, enterRoom, reconnect, playerName, forgetRoom, setDescriber, notify } from "./client.js";
 import { seatName, Totals, Felt, handNumber } from "./table.js";
 import { NameField } from "./lobby.js";
 import * as mcr from "./mcr.js";
@@ -81,6 +81,15 @@ export function Room({ id }) {
   useEffect(() => enterRoom(id), [id]);
   const st = S.state && S.state.room === id ? S.state : null;
   if (S.missing === id) return html`<${Gone} id=${id} />`;
+  if (S.takenOver) {
+    return html`<section class="waiting" data-taken-over><h2>Your seat is open elsewhere</h2>
+      <p>Another tab or device resumed this seat, so this page let it go.</p>
+      <button class="primary" data-play-here onClick=${() => reconnect()}>Play here</button> <a href="#/">Lobby</a></section>`;
+  }
+  if (S.enterError && S.enterError.room === id) {
+    return html`<section class="waiting"><h2>Cannot open room ${id}</h2><p>${S.enterError.text}</p>
+      <button onClick=${() => reconnect()}>Try again</button> <a href="#/">Lobby</a></section>`;
+  }
   if (!st) return html`<p class="loading">Opening room ${id}…</p>`;
   if (st.phase === "closed") return html`<section class="waiting"><h2>The room was closed</h2><a href="#/">Back to the lobby</a></section>`;
   if (st.phase === "waiting" || !st.view) return html`<${Waiting} st=${st} />`;
