@@ -236,16 +236,19 @@ export function zipaiName(card) {
 }
 
 function zipaiFace(card) {
+  // Everything that tells two cards apart sits in the left half, which stays visible when the
+  // cards of a hand overlap; the right half repeats the number small.
   if (card === "W") {
-    return html`<path d=${STAR} transform="translate(15 32) scale(0.26)" fill="#7b1fa2" /><text x="15" y="56" text-anchor="middle" font-size="8" font-weight="800" fill="#7b1fa2">WILD</text>`;
+    return html`<path d=${STAR} transform="translate(11 20) scale(0.2)" fill="#7b1fa2" /><text x="3" y="44" font-size="7.5" font-weight="800" fill="#7b1fa2">WILD</text>`;
   }
   const big = card[0] === "b", n = +card.slice(1);
   const c = n === 2 || n === 7 || n === 10 ? RED : INK;
   const badge = big
-    ? html`<rect x="8" y="33" width="14" height="14" fill="none" stroke=${c} stroke-width="2.2" /><rect x="12" y="37" width="6" height="6" fill=${c} />`
-    : html`<circle cx="15" cy="40" r="6.5" fill="none" stroke=${c} stroke-width="1.2" />`;
-  return html`<text x="15" y="24" text-anchor="middle" font-size=${n === 10 ? 14 : 17} font-weight=${big ? 900 : 400} fill=${c}>${n}</text>${badge}
-    ${big ? html`<rect x="3" y="3" width="24" height="58" rx="0.5" fill="none" stroke=${INK} stroke-width="0.8" />` : null}`;
+    ? html`<rect x="4" y="27" width="12" height="12" fill="none" stroke=${c} stroke-width="2.2" /><rect x="7.5" y="30.5" width="5" height="5" fill=${c} />`
+    : html`<circle cx="10" cy="33" r="5.5" fill="none" stroke=${c} stroke-width="1.2" />`;
+  return html`<text x="10" y="21" text-anchor="middle" font-size=${n === 10 ? 12 : 16} font-weight=${big ? 900 : 400} fill=${c}>${n}</text>${badge}
+    <text x="23" y="56" text-anchor="middle" font-size="8" font-weight=${big ? 900 : 400} fill=${c}>${n}</text>
+    ${big ? html`<rect x="2.5" y="2.5" width="25" height="59" rx="0.5" fill="none" stroke=${INK} stroke-width="0.8" />` : null}`;
 }
 
 /** A diu card of any deck profile (字牌, 川牌 dominoes, poker cards, 听用). */
@@ -256,6 +259,6 @@ export function DiuCard({ card, onClick, disabled, selected, cls = "", pos }) {
   if (card !== "W" && "SHCD".includes(card[0])) return Card({ card, onClick, disabled, selected, cls, pos });
   const big = card[0] === "b";
   const name = zipaiName(card);
-  const svg = html`<svg viewBox="0 0 30 64" aria-hidden="true"><rect x="0.6" y="0.6" width="28.8" height="62.8" rx=${big ? 1 : 6} class="face" />${zipaiFace(card)}<text x="2" y="8" font-size="6.5" font-weight="700" fill="#555">${card}</text></svg>`;
+  const svg = html`<svg viewBox="0 0 30 64" aria-hidden="true"><rect x="0.6" y="0.6" width="28.8" height="62.8" rx=${big ? 1 : 6} class="face" />${zipaiFace(card)}<text x="3.5" y="60" font-size="5.5" font-weight="700" fill="#666">${card}</text></svg>`;
   return piece({ cls: `dcard ${cls}${selected ? " selected" : ""}`, data: { "data-card": card, "data-pos": pos }, name, svg, onClick, disabled });
 }
