@@ -120,6 +120,29 @@ def test_two_players_invite_bots_reload_and_rematch(pages: Pages, live: LiveServ
     assert [seats[0].name, seats[1].name] == ["Mei", "Lan"]
 
 
+def test_a_listed_room_is_joined_or_watched_from_the_lobby(pages: Pages, live: LiveServer) -> None:
+    mei = pages("Mei").open()
+    mei.page.select_option("[data-preset]", "dragon")
+    mei.page.select_option("[data-choice=seats]", "2")
+    mei.page.check("text=list it in the lobby")
+    mei.page.click("[data-create]")
+    mei.page.wait_for_selector("li[data-seat='0'] .badge.me")
+    room = mei.room()
+
+    lan = pages("Lan").open()
+    row = lan.page.locator(f"tr[data-room='{room}']")
+    row.wait_for(timeout=10_000)  # the lobby refreshes itself
+    assert "Mei" in row.inner_text()
+    row.locator("[data-join]").click()
+    lan.page.wait_for_selector("li[data-seat='1'] .badge.me")
+    assert [s.name for s in live.table(room).seats] == ["Mei", "Lan"]
+
+    kim = pages("Kim").open()
+    kim.page.click(f"[data-watch='{room}']")
+    kim.page.wait_for_selector("li[data-seat='1'][data-kind=human]")
+    assert kim.page.locator("[data-take-seat]").count() == 0  # no free seat left: watching
+
+
 def test_a_second_tab_takes_the_seat_and_the_first_asks_before_taking_it_back(
     pages: Pages,
 ) -> None:

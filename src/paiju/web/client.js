@@ -6,8 +6,7 @@ let scheduled = false;
 
 /** Everything the screens read. Mutated here only; screens call the functions below. */
 export const S = {
-  status: "connecting", // connecting | connected | reconnecting | offline
-  welcome: null,
+  status: "connecting", // connecting | connected | reconnecting | offline | elsewhere
   lobby: null,
   room: null, // the room this connection is in
   seat: null, // our seat (null: watching)
@@ -17,7 +16,12 @@ export const S = {
   pending: null, // the action sent and not yet answered
   queue: [], // actions to send one after another (shengji burial)
   scored: null, // the last hand_scored data
-  missing: null, // the room we could not open
+  missing: null, // a room that does not exist
+  enterError: null, // {room, text}: why a room could not be opened
+  takenOver: null, // {room}: another connection resumed our seat; wait for the player
+  entering: null, // the room being opened ("new": one being created)
+  joinIntent: null, // {room, seat}: the lobby's Join, carried out when the room opens
+  readyOnJoin: false, // "Play now": say ready as soon as we are seated
 };
 
 export function subscribe(fn) {
@@ -173,6 +177,12 @@ export function createRoom(msg, ready) {
   send(msg);
 }
 
+/** The lobby's Join: open the room and take ``seat`` there. */
+export function joinRoom(room, seat) {
+  S.joinIntent = { room, seat };
+  location.hash = `#/room/${room}`;
+}
+
 export function joinSeat(room, seat) {
   S.entering = room;
   send({ type: "join", room, name: playerName(), seat, spectate: false });
@@ -230,7 +240,6 @@ export const setDescriber = (describe, hook) => {
 function receive(msg) {
   switch (msg.type) {
     case "welcome":
-      S.welcome = msg;
       S.status = "connected";
       attempt = 0;
       if (afterWelcome) {

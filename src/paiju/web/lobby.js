@@ -1,7 +1,7 @@
 // The lobby: your name, "play now against bots" per variant, a private room from a preset,
 // the open rooms (join a free seat, watch, share), and the rooms you hold a seat in.
 import { html, useEffect, useState } from "./vendor/preact-htm.js";
-import { S, send, setting, setSetting, myRooms, forgetRoom, notify, createRoom } from "./client.js";
+import { S, send, setting, setSetting, myRooms, forgetRoom, notify, createRoom, joinRoom } from "./client.js";
 
 const VARIANT_TITLES = { mcr: "MCR mahjong", shengji: "Shengji", diu: "Diu", dragon: "Dragon" };
 const ORDER = Object.keys(VARIANT_TITLES);
@@ -89,7 +89,7 @@ function Rooms({ rooms }) {
       <td>${r.free.length}</td>
       <td>${r.phase}${r.phase === "waiting" ? "" : `, hand ${r.hand + 1}`}${r.spectators ? `, ${r.spectators} watching` : ""}</td>
       <td class="acts">
-        ${r.phase === "waiting" && r.free.length ? html`<button data-join=${r.room} onClick=${() => needName() && (S.joinIntent = { room: r.room, seat: r.free[0] }, (location.hash = `#/room/${r.room}`))}>Join</button>` : null}
+        ${r.phase === "waiting" && r.free.length ? html`<button data-join=${r.room} onClick=${() => needName() && joinRoom(r.room, r.free[0])}>Join</button>` : null}
         <a class="button" data-watch=${r.room} href=${`#/room/${r.room}`}>Watch</a></td>
     </tr>`)}</tbody></table></section>`;
 }
