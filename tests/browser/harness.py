@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paiju.core.fairness import SEEDED_V0
 from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
 from paiju.server.config import ServerConfig
+from paiju.table.records import ActionRecord
 from paiju.table.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,6 +90,8 @@ class LiveServer:
             bot_delay=0.0,
             between_hands=3.0,  # the result stays up long enough to be checked
             admin_token=ADMIN_TOKEN,
+            # A page that reloads or loses its connection comes back before the trustee plays.
+            trustee_delay=GENEROUS,
         ).with_overrides(settings)
         self.store = MemoryStore()
         self.server = PaijuServer(config, self.store, ADMIN_TOKEN)
@@ -112,10 +116,14 @@ class LiveServer:
         return f"http://127.0.0.1:{self.server.port}/"
 
     def create_room(self, variant: str, seed: str, bots: int, **options: Any) -> str:
-        """An operator's room (a fixed seed makes bots and deal reproducible)."""
+        """An operator's room (a fixed seed makes bots and deal reproducible). It deals by
+        the scheme of rooms made before fair deals: in a fair room the page mixes a random
+        seed of its own into every deal, and these tests script their deals by the seed."""
 
         async def make() -> str:
-            room = self.server.rooms.create(variant, bots=bots, seed=seed, options=options)
+            room = self.server.rooms.create(
+                variant, bots=bots, seed=seed, options=options, scheme=SEEDED_V0
+            )
             return room.room_id
 
         return str(self.call(make()))
@@ -124,9 +132,14 @@ class LiveServer:
         """The room's table (read from the test thread: the tests only look)."""
         return self.server.rooms.get(room).table
 
+    def actions(self, room: str) -> list[ActionRecord]:
+        """The room's stored actions, in order."""
+        return [ActionRecord(**e.entry.data()) for e in self.store.entries(room)
+                if e.entry.kind == "action"]
+
     def sources(self, room: str, seat: int) -> list[str]:
         """Who took each logged action of ``seat``: "player", "bot" or "timeout"."""
-        return [a.source for a in self.store.actions(room) if a.seat == seat]
+        return [a.source for a in self.actions(room) if a.seat == seat]
 
     def drop_connections(self) -> None:
         """Cut every player connection (as a network drop would) without stopping."""

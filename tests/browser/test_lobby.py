@@ -206,7 +206,7 @@ def test_countdown_turns_red_and_a_timeout_is_explained(pages: Pages, live: Live
     notice = p.page.locator(".notice.info", has_text="Time ran out")
     notice.wait_for(timeout=15_000)
     assert live.sources(room_url, 0) == ["timeout"]
-    played = next(a.action for a in live.store.actions(room_url) if a.seat == 0)
+    played = next(a.action for a in live.actions(room_url) if a.seat == 0)
     said = "declared bust for you" if played == "bust" else "arranged for you"
     assert said in notice.inner_text()
 

@@ -188,7 +188,7 @@ def test_a_shengji_hand_as_landlord(pages: Pages, live: LiveServer, mode: str) -
         p.page.set_viewport_size(DESKTOP)
         play_until(p.page, "shengji", "[data-result]")
         no_timeouts(live, room)
-    actions = [a.action for a in live.store.actions(room) if a.seat == 0 and a.hand == 0]
+    actions = [a.action for a in live.actions(room) if a.seat == 0 and a.hand == 0]
     assert sum(a.startswith("bury ") for a in actions) == 8, "the browser seat buried the kitty"
     assert any(a.startswith("bid ") for a in actions)
     assert any(a.startswith("friend ") for a in actions) == (mode == "finding_friends")

@@ -327,12 +327,15 @@ class RoomManager:
         private: bool = False,
         bot_seats: dict[int, int] | None = None,
         by_player: bool = False,
+        scheme: str = FAIR_V1,
     ) -> Room:
         """Make a room from a preset (by default the variant's own) plus ``options``.
 
         The last ``bots`` seats get bots of ``bot_level``; ``bot_seats`` (seat -> level)
         places bots exactly instead. ``by_player`` rooms take only the options the preset's
-        ``choices`` allow. Raises ``GameError`` (unknown variant or preset, bad options, too
+        ``choices`` allow. ``scheme`` is the deal scheme: ``seeded-v0`` (the deals of rooms
+        made before fair deals, a function of the seed alone) only for tests that script a
+        deal by its seed. Raises ``GameError`` (unknown variant or preset, bad options, too
         many rooms)."""
         self._check_capacity()
         chosen = self._preset(variant, preset)
@@ -357,7 +360,7 @@ class RoomManager:
             seed=seed if seed is not None else secrets.token_hex(16),
             settings=self._settings(chosen, private=private, by_player=by_player),
             created_at=time.time(),
-            scheme=FAIR_V1,
+            scheme=scheme,
         )
         if self.store.get_room(created.room) is not None:
             raise InvalidOptions(f"room {created.room} exists")

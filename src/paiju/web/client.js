@@ -228,6 +228,9 @@ export function actAll(actions) {
 
 // ---------------------------------------------------------------- receiving
 const yourTurnListeners = new Set();
+const stateHooks = [];
+/** ``hook(state)`` runs on every state message, before anything is sent in reply. */
+export const onStateMessage = (hook) => stateHooks.push(hook);
 export const onYourTurn = (fn) => yourTurnListeners.add(fn);
 let describeAction = (action) => action;
 let eventHook = () => null;
@@ -263,6 +266,7 @@ function receive(msg) {
       break;
     case "state":
       onState(msg);
+      stateHooks.forEach((hook) => hook(msg)); // before "ready": a client seed goes first
       if (S.readyOnJoin && msg.phase === "waiting" && msg.you !== null) {
         S.readyOnJoin = false;
         send({ type: "ready", ready: true });
@@ -296,6 +300,7 @@ function receive(msg) {
 }
 
 function onError(msg) {
+  if (msg.code === "seed_refused") return; // our seed raced the deal: the server drew one
   const wasPending = S.pending;
   S.pending = null;
   S.queue = [];

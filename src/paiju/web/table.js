@@ -2,6 +2,7 @@
 // highlight and the countdown, the keyboard, the hand-result frame and the totals.
 import { html, useEffect, useState, useRef } from "./vendor/preact-htm.js";
 import { S, waitingOnMe, act } from "./client.js";
+import { DealCheck } from "./fairness.js";
 
 export const myTurn = waitingOnMe;
 
@@ -138,11 +139,7 @@ export function ResultFrame({ st, title, children }) {
     <h2>${finished ? "Match over" : title || `Hand ${handNumber(st)} result`}</h2>
     ${children}
     <${Totals} st=${st} scores=${scored && (scored.hand === st.hand || finished) ? scored.scores : null} />
-    <section class="verify" data-fair-deal="pending">
-      <h3>Deal verification</h3>
-      <p>Not available yet: this server does not publish deal commitments. When it does,
-      the commitment of this hand is checked here, in your browser.</p>
-    </section>
+    <${DealCheck} st=${st} />
     ${finished ? null : html`<p class="next">The next hand starts in a moment…</p>`}
   </section>`;
 }
