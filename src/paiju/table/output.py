@@ -6,6 +6,7 @@ viewer was shown). Every message is built for one viewer from what that viewer m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from paiju.core.seats import Seat
@@ -32,10 +33,7 @@ class Output:
     preset: str | None
     private: bool
     rematch: str | None
-
-    def seed_hand(self) -> int:
-        """The hand whose client seeds are taken now (``Table`` defines it)."""
-        raise NotImplementedError
+    seed_hand: Callable[[], int]  # from ``Keeping``: the hand whose client seeds are taken
 
     def shown_version(self, target: Seat) -> int:
         """The version of the last state sent to ``target`` (a seat, or ``SPECTATORS``)."""

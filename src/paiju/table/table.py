@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from paiju.core.errors import IllegalAction, InvalidOptions, NotYourTurn
-from paiju.core.fairness import FAIR_V1, MAX_CLIENT_SEED
+from paiju.core.fairness import FAIR_V1
 from paiju.core.seats import Seat
 from paiju.engines.base import Engine, Event
 from paiju.table import commands as c
@@ -28,28 +28,23 @@ from paiju.table.effects import (
     Effect,
     HandRecord,
     Incident,
-    Persist,
-    RoomStatus,
-    SeedRecord,
     Send,
-    Snapshot,
 )
 from paiju.table.errors import (
     AlreadyAnswered,
-    NotAPerson,
     NotSeated,
     RoomFull,
     SeatTaken,
-    SeedRefused,
     WrongPhase,
 )
+from paiju.table.keeping import Keeping
 from paiju.table.ledger import Ledger
 from paiju.table.match import Match
 from paiju.table.output import Output
 from paiju.table.phases import CLOSED, FINISHED, HAND_OVER, PLAYING, WAITING, Phase
-from paiju.table.records import Record, RoomCreated, record_body
+from paiju.table.records import RoomCreated
 from paiju.table.seats import BotFactory, RoomInfo, SeatBot, Seats, SeatSlot
-from paiju.table.states import StateCodecError, encode_state
+from paiju.table.trustees import Trustees
 from paiju.table.viewers import Viewers
 
 __all__ = [
@@ -87,7 +82,7 @@ class TableFailed(Exception):
         self.effects = effects
 
 
-class Table(Output):
+class Table(Keeping, Trustees, Output):
     """The authoritative state machine of one room. See the module docstring."""
 
     def __init__(
@@ -135,16 +130,6 @@ class Table(Output):
     def hand(self) -> int:
         """The hand being played (or just finished)."""
         return self.match.hand
-
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """The match totals so far."""
-        return self.match.totals
-
-    @property
-    def hand_scores(self) -> list[tuple[int, ...]]:
-        """Each finished hand's scores."""
-        return self.match.hand_scores
 
     # ------------------------------------------------------------------ commands
 
@@ -251,54 +236,6 @@ class Table(Output):
             self._trustee(seat, True, now)
         return self._changed(now)
 
-    def _take_back(self, seat: Seat, now: float) -> list[Effect]:
-        if not self.seats[seat].trustee:
-            return []
-        self._trustee(seat, False, now)
-        return self._changed(now)
-
-    def _set_trustee(self, seat: Seat, on: bool, now: float) -> list[Effect]:
-        if not 0 <= seat < self.seat_count or self.seats.kind(seat) != "human":
-            raise NotAPerson(f"seat {seat} is not held by a person")
-        if self.seats[seat].trustee == on:
-            return []
-        self._trustee(seat, on, now)
-        return self._changed(now)
-
-    def _trustee(self, seat: Seat, on: bool, now: float) -> None:
-        """Put a person's seat in trustee mode or take it out; an open decision of the seat
-        gets a fresh deadline (the trustee's constant delay, or the person's timer)."""
-        slot = self.seats[seat]
-        if slot.trustee == on:
-            return
-        slot.trustee = on
-        if self.phase == PLAYING:
-            delay = self.settings.trustee_delay if on else None
-            self.decisions.reschedule(self.engine, self.state, seat, now, delay)
-
-    def _seed(self, seat: Seat, hand: int, seed: str, now: float) -> list[Effect]:
-        """Take the seat's client seed for the next hand to be dealt."""
-        if not self.match.fair:
-            raise SeedRefused("this room deals without client seeds (it was made before them)")
-        if self.phase in (FINISHED, CLOSED) or self.match.over():
-            raise SeedRefused("the match is over; no hand is left to deal")
-        expected = self.seed_hand()
-        if hand != expected:
-            raise SeedRefused(f"seeds are taken for hand {expected} now, not hand {hand}")
-        if seat in self.match.client_seeds:
-            raise SeedRefused(f"seat {seat} already sent its seed for hand {hand}")
-        if not seed or len(seed.encode("utf-8")) > MAX_CLIENT_SEED:
-            raise SeedRefused(f"a client seed has 1 to {MAX_CLIENT_SEED} bytes (UTF-8)")
-        self.match.client_seeds[seat] = seed
-        self.version += 1
-        record = self._persist(SeedRecord(hand, seat, seed, self.version))
-        return [record, *self._broadcast_states(now)]
-
-    def seed_hand(self) -> int:
-        """The hand whose client seeds are taken now: the next one to be dealt."""
-        dealt = self.state is not None and not self._deal_due
-        return self.match.hand + 1 if dealt else self.match.hand
-
     def _start(self, bot_level: int, now: float) -> list[Effect]:
         if self.phase != WAITING:
             raise WrongPhase("the match has already started")
@@ -391,21 +328,6 @@ class Table(Output):
             *self._broadcast_states(now),
         ]
 
-    def hand_snapshot(self) -> Snapshot:
-        """The room at this hand boundary, before hand ``hand`` is dealt (see ``Snapshot``)."""
-        return Snapshot(
-            hand=self.match.hand,
-            totals=self.totals,
-            carry=self.match.carry,
-            hand_scores=tuple(self.hand_scores),
-            seq=self.seq,
-            version=self.version,
-            seats=self.seats.stored(),
-            client_seeds={str(s): seed for s, seed in sorted(self.match.client_seeds.items())},
-            genesis=self.genesis,
-            phase=self.phase,
-        )
-
     def _act(
         self, seat: Seat, version: int | None, text: str, source: str, now: float
     ) -> list[Effect]:
@@ -441,46 +363,6 @@ class Table(Output):
             effects.append(self._persist(self.status()))
         effects += self._state_snapshot()
         return [*effects, *self._send_events(step.events), *self._broadcast_states(now)]
-
-    def _state_snapshot(self) -> list[Effect]:
-        """A snapshot with the engine's state, every ``snapshot_every`` actions of a hand
-        (none for a state the codec cannot write: restores then replay the whole hand)."""
-        every = self.settings.snapshot_every
-        if not every or (self.seq - self._hand_seq) % every:
-            return []
-        try:
-            state = encode_state(self.state)
-        except StateCodecError:
-            return []
-        snapshot = replace(
-            self.hand_snapshot(),
-            phase=self.phase,
-            state=state,
-            answered=tuple(sorted(self.decisions.answered)),
-            dealt=tuple(s.stored() for s in self.match.dealt_seeds),
-        )
-        return [self._persist(snapshot)]
-
-    def count_timeouts(self, seat: Seat, source: str) -> bool:
-        """Book who acted for a person's seat: their own action takes the seat back from the
-        trustee and clears the count; a timeout adds one, and ``trustee_after`` in a row put
-        the seat in trustee mode. Returns whether the seats changed as others see them."""
-        slot = self.seats[seat]
-        if slot.kind != "human":
-            return False
-        if source == "player":
-            slot.timeouts = 0
-            was = slot.trustee
-            slot.trustee = slot.away = False
-            return was
-        if source != "timeout":
-            return False
-        slot.timeouts += 1
-        limit = self.settings.trustee_after
-        if limit and slot.timeouts >= limit and not slot.trustee:
-            slot.trustee = True
-            return True
-        return False
 
     def _finish_hand(self, now: float) -> list[Effect]:
         scores = self.match.finish(self.state)
@@ -581,21 +463,11 @@ class Table(Output):
 
     # ------------------------------------------------------------------ records
 
-    def _persist(self, record: Record) -> Persist:
-        """``record`` as the next entry of the room's chain, with the open deadlines."""
-        entry = self.ledger.append(record.kind, record_body(record))
-        deadlines = self.decisions.deadlines() if self.phase == PLAYING else {}
-        return Persist(record, entry, deadlines)
-
     def _changed(self, now: float) -> list[Effect]:
         """The seats (or the phase) changed, not the game: the open decisions stay as they
         are (a trustee's deadline is moved where the trustee is switched)."""
         self.version += 1
         return [self._persist(self.status()), *self._broadcast_states(now)]
-
-    def status(self) -> RoomStatus:
-        """The room's summary as it is stored."""
-        return RoomStatus(self.phase, self.totals, self.seats.stored(), self.version)
 
     # ------------------------------------------------------------------ for the host
 
