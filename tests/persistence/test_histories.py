@@ -269,3 +269,21 @@ def test_a_history_holds_its_hands_records_linked_from_its_snapshot() -> None:
     assert any(e[1] == "deal" for e in entries) and all(
         entries[i + 1][3] == entries[i][4] for i in range(len(entries) - 1)
     )
+
+
+def test_requests_for_hands_not_over_read_a_room_once_until_it_changes() -> None:
+    class Counting(MemoryStore):
+        reads = 0
+
+        def chain(self, room_id: str) -> list[Entry]:
+            Counting.reads += 1
+            return super().chain(room_id)
+
+    store = Counting()
+    table = play(store, hands=1)
+    histories = Histories(store, KEY)
+    for _ in range(20):
+        assert histories.get("r1", 5) is None
+    assert Counting.reads == 1
+    write_effects(store, "r1", table.tick(1_000.0))  # the next hand is dealt: new records
+    assert histories.get("r1", 5) is None and Counting.reads == 2

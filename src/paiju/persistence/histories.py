@@ -102,13 +102,29 @@ def signed(document: dict[str, Any], key: HistoryKey) -> dict[str, Any]:
 
 
 class Histories:
-    """Builds and signs histories on request, keeping the latest few (they never change)."""
+    """Builds and signs histories on request, keeping the latest few (they never change),
+    and each room's records while the room has no new one: a stream of requests for hands
+    that are not over reads a room once, not once per request."""
 
     def __init__(self, store: Store, key: HistoryKey, keep: int = 256) -> None:
         self.store = store
         self.key = key
         self._kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._read: OrderedDict[str, tuple[int, list[Entry]]] = OrderedDict()
         self._keep = keep
+
+    def _entries(self, room_id: str) -> list[Entry]:
+        last = self.store.last_entry(room_id)
+        if last is None:
+            return []
+        read = self._read.get(room_id)
+        if read is None or read[0] != last:
+            read = (last, self.store.chain(room_id))
+            self._read[room_id] = read
+            if len(self._read) > 16:
+                self._read.popitem(last=False)
+        self._read.move_to_end(room_id)
+        return read[1]
 
     def get(self, room_id: str, hand: int) -> dict[str, Any] | None:
         """The signed history of hand ``hand`` of ``room_id``, or ``None`` (no such room,
@@ -117,7 +133,7 @@ class Histories:
         if found is not None:
             self._kept.move_to_end((room_id, hand))
             return found
-        entries = [e.entry for e in self.store.entries(room_id)]
+        entries = self._entries(room_id)
         if not entries or entries[0].kind != RoomCreated.kind:
             return None
         segment = hand_segment(entries, hand)

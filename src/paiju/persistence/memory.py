@@ -53,6 +53,10 @@ class MemoryStore:
     def entries(self, room_id: str, start: int = 0) -> list[StoredEntry]:
         return [e for e in self._entries.get(room_id, []) if e.entry.n >= start]
 
+    def last_entry(self, room_id: str) -> int | None:
+        entries = self._entries.get(room_id)
+        return entries[-1].entry.n if entries else None
+
     def chain(self, room_id: str) -> list[Entry]:
         return [e.entry for e in self._entries.get(room_id, [])]
 

@@ -242,6 +242,12 @@ class SqliteStore:
         ).fetchall()
         return [_stored(row) for row in rows]
 
+    def last_entry(self, room_id: str) -> int | None:
+        row = self._db.execute(
+            "SELECT max(n) FROM entries WHERE room_id = ?", (room_id,)
+        ).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
     def chain(self, room_id: str) -> list[Entry]:
         rows = self._db.execute(
             "SELECT n, kind, body, prev, hash FROM entries WHERE room_id = ? ORDER BY n",

@@ -79,6 +79,10 @@ class Store(Protocol):
         """The room's entries numbered ``start`` and above, in order."""
         ...
 
+    def last_entry(self, room_id: str) -> int | None:
+        """The number of the room's last entry (``None``: no such room)."""
+        ...
+
     def chain(self, room_id: str) -> list[Entry]:
         """The room's entries alone (no deadlines), in order: what a chain check reads."""
         ...
