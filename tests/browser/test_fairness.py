@@ -6,6 +6,7 @@ history the server altered is caught."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -47,38 +48,39 @@ def test_the_page_verifies_its_deal_with_its_own_seed(
     assert all(o == "server" for _, o in bots)
 
 
+def altered_history(pages: Pages, edit: Callable[[dict[str, Any]], None]) -> str:
+    """Play a dragon hand whose history the page receives changed by ``edit`` (as a server
+    that lies would send it); returns what the page says of the deal."""
+    p = play_now(pages, "dragon")
+
+    def serve(route: Any) -> None:
+        answer = route.fetch()
+        signed = answer.json()
+        edit(signed["history"])
+        route.fulfill(response=answer, body=json.dumps(signed))
+
+    p.page.route("**/history/**", serve)
+    play_until(p.page, "dragon", "[data-result]")
+    failed = p.page.locator("[data-fair-deal=failed]")
+    failed.wait_for()
+    return str(failed.inner_text())
+
+
 def test_a_history_the_server_altered_is_caught(pages: Pages, live: LiveServer) -> None:
-    p = play_now(pages, "dragon")
+    def flip(history: dict[str, Any]) -> None:
+        seed = history["deal"]["hand_seed"]
+        history["deal"]["hand_seed"] = ("0" if seed[0] != "0" else "1") + seed[1:]
 
-    def altered(route: Any) -> None:
-        answer = route.fetch()
-        signed = answer.json()
-        seed = signed["history"]["deal"]["hand_seed"]
-        signed["history"]["deal"]["hand_seed"] = ("0" if seed[0] != "0" else "1") + seed[1:]
-        route.fulfill(response=answer, body=json.dumps(signed))
-
-    p.page.route("**/history/**", altered)
-    play_until(p.page, "dragon", "[data-result]")
-    failed = p.page.locator("[data-fair-deal=failed]")
-    failed.wait_for()
-    assert "does not match its commitment" in failed.inner_text()
+    assert "does not match its commitment" in altered_history(pages, flip)
 
 
-def test_a_dealt_hand_other_than_the_one_shown_is_caught(pages: Pages, live: LiveServer) -> None:
-    """A server that dealt one hand but reveals seeds for another: the commitment and seeds
-    are consistent, but the page's own hand gives it away."""
-    p = play_now(pages, "dragon")
+def test_a_deal_from_other_seeds_is_caught(pages: Pages, live: LiveServer) -> None:
+    """A server that reveals other seeds than those it dealt with: the page's own seed (and
+    its own hand) give it away."""
 
-    def other_deal(route: Any) -> None:
-        answer = route.fetch()
-        signed = answer.json()
-        seeds = signed["history"]["deal"]["client_seeds"]
-        seeds[0]["seed"] = "not the seed the page sent"
-        seeds[0]["origin"] = "client"
-        route.fulfill(response=answer, body=json.dumps(signed))
+    def other(history: dict[str, Any]) -> None:
+        history["deal"]["client_seeds"][0] = {
+            "seat": 0, "seed": "not the seed the page sent", "origin": "client"
+        }
 
-    p.page.route("**/history/**", other_deal)
-    play_until(p.page, "dragon", "[data-result]")
-    failed = p.page.locator("[data-fair-deal=failed]")
-    failed.wait_for()
-    assert "Your seed is not the one this deal used" in failed.inner_text()
+    assert "Your seed is not the one this deal used" in altered_history(pages, other)
