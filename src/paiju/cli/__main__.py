@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from paiju.cli.bots import add_bot_commands
 from paiju.server.config import ServerConfig, load_config, parse_setting
 
 DEFAULT_CONFIG = "configs/server.toml"
@@ -318,6 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
     judge = sub.add_parser("judge", help="rules referee: JSON lines in, JSON lines out")
     judge.add_argument("variant")
     judge.set_defaults(func=cmd_judge)
+
+    add_bot_commands(sub)
     return parser
 
 

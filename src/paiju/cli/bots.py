@@ -1,0 +1,112 @@
+"""``paiju bot run`` (the bot bridge) and ``paiju arena`` (duplicate tournaments)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from paiju.server.config import parse_setting
+
+#: What a failed answer leads to, in the bridge's reports.
+BRIDGE_FALLBACK = (
+    "the seat falls back to the timeout action (the server's at the deadline; without a "
+    "deadline the bridge's trustee, paiju's level-1 bot)"
+)
+
+
+def _program_argv(raw: list[str]) -> list[str]:
+    argv = raw[1:] if raw[:1] == ["--"] else raw
+    if not argv:
+        raise ValueError("give the bot program after --, e.g. paiju bot run ... -- python bot.py")
+    return argv
+
+
+def _options(pairs: list[str] | None) -> dict[str, Any]:
+    return dict(parse_setting(o) for o in pairs or [])
+
+
+def cmd_bot_run(args: argparse.Namespace) -> int:
+    from paiju.bots.botzone import RoomRefused, check_room
+    from paiju.bots.botzone_io import BotzoneDriver, BotzoneRunner
+    from paiju.bots.bridge import BridgeFailed, BridgeOptions, run_bridge
+    from paiju.bots.external import JsonLinesDriver, Reporter, SeatDriver
+    from paiju.bots.program import Program
+
+    argv = _program_argv(args.program)
+    reporter = Reporter(sys.stderr, label=f"paiju bot [{args.name}]")
+    botzone = args.protocol == "botzone"
+
+    def check(variant: str, options: Mapping[str, Any]) -> None:
+        try:
+            for notice in check_room(variant, options):
+                reporter.note(f"rule difference: {notice}")
+        except RoomRefused as exc:
+            raise BridgeFailed(f"refusing the room for a Botzone bot: {exc}") from exc
+
+    def make_driver(variant: str, view: Mapping[str, Any]) -> SeatDriver:
+        program = Program(argv, stderr=None)
+        if not botzone:
+            return JsonLinesDriver(program, reporter, args.answer_timeout, BRIDGE_FALLBACK)
+        check(variant, view.get("options", {}))
+        runner = BotzoneRunner(program, args.botzone_io)
+        return BotzoneDriver(runner, reporter, args.answer_timeout, BRIDGE_FALLBACK)
+
+    options = BridgeOptions(
+        url=args.url,
+        room=args.room,
+        seat=args.seat,
+        name=args.name,
+        loop=args.loop,
+        matches=args.matches,
+        bots=args.bots,
+        bot_level=args.bot_level,
+        options=_options(args.option),
+        rate=args.rate,
+        answer_timeout=args.answer_timeout,
+    )
+    return run_bridge(options, make_driver, reporter, check if botzone else None)
+
+
+def add_bot_commands(sub: Any) -> None:
+    """Add ``bot run`` and ``arena`` to the ``paiju`` parser's subcommands."""
+    bot = sub.add_parser("bot", help="external bots: play a seat with your own program")
+    bot_sub = bot.add_subparsers(dest="bot_command", required=True)
+    run = bot_sub.add_parser(
+        "run",
+        help="play a seat over the protocol with a program (docs/bots.md)",
+        description="Connects as an ordinary client, takes a seat and asks the program "
+        "(everything after --) for every decision. Exit status 0 when the match ends.",
+    )
+    run.add_argument("--url", required=True, help="the server, e.g. ws://127.0.0.1:8765/")
+    run.add_argument(
+        "--room", required=True, help="a room id, or new:PRESET to open one (bots fill the rest)"
+    )
+    run.add_argument("--seat", type=int, help="the seat to take (default: the first free)")
+    run.add_argument("--name", default="bridge bot", help="the seat's name (1-24 characters)")
+    run.add_argument(
+        "--loop", action="store_true", help="after each match ask for a rematch and play it"
+    )
+    run.add_argument("--matches", type=int, help="stop after this many matches")
+    run.add_argument("--protocol", choices=("json", "botzone"), default="json")
+    run.add_argument(
+        "--botzone-io",
+        choices=("json", "simple"),
+        default="json",
+        help="Botzone's JSON or simple interaction (with --protocol botzone)",
+    )
+    run.add_argument("--bots", type=int, help="new:PRESET rooms: bot seats (default: the rest)")
+    run.add_argument("--bot-level", type=int, default=1, help="new:PRESET rooms: their level")
+    run.add_argument("--option", action="append", metavar="KEY=VALUE", help="new:PRESET rooms")
+    run.add_argument(
+        "--rate", type=float, default=15.0, help="messages per second at most (0: no cap)"
+    )
+    run.add_argument(
+        "--answer-timeout",
+        type=float,
+        default=30.0,
+        help="seconds the program may think where the server sets no earlier deadline",
+    )
+    run.add_argument("program", nargs=argparse.REMAINDER, help="-- CMD ARGS...")
+    run.set_defaults(func=cmd_bot_run)
