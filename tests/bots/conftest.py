@@ -28,6 +28,7 @@ def presets(folder: Path, timer: float) -> str:
         (folder / f"{variant}.toml").write_text(
             f'variant = "{variant}"\ntitle = "{variant}"\n[options]\n'
             f"[timers]\nturn = {timer}\nclaim = {timer}\nbid = {timer}\narrange = {timer}\n"
+            + ("[choices]\nhands = [1, 2, 4]\n" if variant == "dragon" else "")
         )
     return str(folder)
 
