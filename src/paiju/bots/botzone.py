@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from paiju.bots.external import RoomRefused
+
 #: Botzone's rules where a paiju option can differ: option -> (Botzone's value, why).
 BOTZONE_RULES: dict[str, tuple[Any, str]] = {
     "multiple_win": (
@@ -40,10 +42,6 @@ KONG_NOTICE = (
     "Botzone's fan calculator counts a melded plus a concealed kong as 明暗杠 (5 fans); this "
     "room counts 1 + 2 (concealed_and_melded_kong_5 = false)"
 )
-
-
-class RoomRefused(Exception):
-    """The room's rules differ from Botzone's in a way no translation can hide."""
 
 
 def check_room(variant: str, options: Mapping[str, Any]) -> list[str]:

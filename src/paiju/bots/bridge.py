@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from paiju.bots.external import Decision, Reporter, SeatDriver
+from paiju.bots.external import Decision, Reporter, RoomRefused, SeatDriver
 from paiju.core.rng import SeededRng
 from paiju.engines.bot import Bot
 from paiju.engines.registry import make_bot
@@ -49,6 +49,7 @@ class BridgeOptions:
     ``room`` is a room id, or ``new:PRESET`` to open a room from a preset (bots fill
     ``bots`` seats; ``None``: every seat but this one). ``loop`` keeps playing rematches;
     ``matches`` stops after that many matches (``None``: one, or no limit with ``loop``).
+    ``hands`` leaves the room after that many hands (the server's trustee plays the rest).
     ``rate`` caps the messages sent per second (0: no cap).
     """
 
@@ -61,6 +62,7 @@ class BridgeOptions:
     bots: int | None = None
     bot_level: int = 1
     options: Mapping[str, Any] = field(default_factory=dict)
+    hands: int | None = None
     rate: float = 15.0
     answer_timeout: float = 30.0
 
@@ -71,9 +73,9 @@ class BridgeOptions:
 
 
 #: Makes the seat's driver from the room's variant and the seat's first view; raises
-#: ``BridgeFailed`` to refuse the room.
+#: ``RoomRefused`` to refuse the room.
 DriverFactory = Callable[[str, Mapping[str, Any]], SeatDriver]
-#: Checks a room's variant and options before the bridge opens it; raises ``BridgeFailed``.
+#: Checks a room's variant and options before the bridge opens it; raises ``RoomRefused``.
 RoomCheck = Callable[[str, Mapping[str, Any]], None]
 
 
@@ -144,6 +146,7 @@ class Bridge:
         self.last_act: _Pending | None = None
         self.last_state: dict[str, Any] | None = None
         self.matches = 0
+        self.hands = 0
         self.trustee: Bot | None = None
 
     async def run(self) -> int:
@@ -205,7 +208,10 @@ class Bridge:
             raise BridgeFailed(f"no room preset {preset!r}; presets: {', '.join(presets)}")
         chosen = presets[preset]
         if self.check_room is not None:
-            self.check_room(chosen["variant"], {**chosen["options"], **self.options.options})
+            try:
+                self.check_room(chosen["variant"], {**chosen["options"], **self.options.options})
+            except RoomRefused as exc:
+                raise BridgeFailed(f"refusing the room: {exc}") from exc
         bots = self.options.bots if self.options.bots is not None else chosen["seats"] - 1
         await self._send(
             {
@@ -255,18 +261,23 @@ class Bridge:
         if self.driver is None and view is not None:
             try:
                 self.driver = self.make_driver(state["variant"], view)
-            except BridgeFailed:
+            except RoomRefused as exc:
                 await self._send({"type": "leave"})  # the server's trustee plays the seat
-                raise
+                raise BridgeFailed(f"refusing the room: {exc}") from exc
             self.trustee = make_bot(state["variant"], 1, SeededRng(f"trustee/{self.room}"))
         decision = self._decision(state)
         events, self.events = self.events, []
+        self.hands += sum(e["kind"] == "hand_scored" for e in events)
         if self.driver is not None:
             action = await asyncio.to_thread(self.driver.step, events, view, decision)
             if decision is not None:
                 await self._answer(action, state, decision)
         if phase == "finished":
             return await self._match_over(state)
+        if self.options.hands is not None and self.hands >= self.options.hands:
+            self.reporter.note(f"leaving room {self.room} after {self.hands} hands")
+            await self._send({"type": "leave"})
+            return True
         return False
 
     def _decision(self, state: dict[str, Any]) -> Decision | None:

@@ -28,6 +28,11 @@ DEADLINE_MARGIN = 0.25
 MIN_THINK = 0.05
 
 
+class RoomRefused(Exception):
+    """A seat's program cannot play this room (its rules differ from what the program
+    expects in a way no translation can hide); the message says why."""
+
+
 @dataclass(frozen=True)
 class Decision:
     """A decision the seat must make now, with the match context a bot may want.

@@ -15,7 +15,6 @@ from __future__ import annotations
 import queue
 import subprocess
 import threading
-import time
 from collections.abc import Sequence
 from typing import IO
 
@@ -127,12 +126,10 @@ class Program:
         proc = self._proc
         if proc is None:
             return "the program is not running"
-        deadline = time.monotonic() + 0.5
-        while proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        code = proc.poll()
         self._proc = None
-        if code is None:
+        try:
+            code = proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
             return "the program closed its output"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
 from typing import Any
 
 from paiju.server.config import parse_setting
@@ -28,30 +27,19 @@ def _options(pairs: list[str] | None) -> dict[str, Any]:
 
 
 def cmd_bot_run(args: argparse.Namespace) -> int:
-    from paiju.bots.botzone import RoomRefused, check_room
-    from paiju.bots.botzone_io import BotzoneDriver, BotzoneRunner
-    from paiju.bots.bridge import BridgeFailed, BridgeOptions, run_bridge
-    from paiju.bots.external import JsonLinesDriver, Reporter, SeatDriver
-    from paiju.bots.program import Program
+    from paiju.bots.bridge import BridgeOptions, run_bridge
+    from paiju.bots.drivers import DriverFactory
+    from paiju.bots.external import Reporter
 
-    argv = _program_argv(args.program)
     reporter = Reporter(sys.stderr, label=f"paiju bot [{args.name}]")
-    botzone = args.protocol == "botzone"
-
-    def check(variant: str, options: Mapping[str, Any]) -> None:
-        try:
-            for notice in check_room(variant, options):
-                reporter.note(f"rule difference: {notice}")
-        except RoomRefused as exc:
-            raise BridgeFailed(f"refusing the room for a Botzone bot: {exc}") from exc
-
-    def make_driver(variant: str, view: Mapping[str, Any]) -> SeatDriver:
-        program = Program(argv, stderr=None)
-        if not botzone:
-            return JsonLinesDriver(program, reporter, args.answer_timeout, BRIDGE_FALLBACK)
-        check(variant, view.get("options", {}))
-        runner = BotzoneRunner(program, args.botzone_io)
-        return BotzoneDriver(runner, reporter, args.answer_timeout, BRIDGE_FALLBACK)
+    factory = DriverFactory(
+        _program_argv(args.program),
+        args.protocol,
+        reporter,
+        args.answer_timeout,
+        BRIDGE_FALLBACK,
+        io=args.botzone_io,
+    )
 
     options = BridgeOptions(
         url=args.url,
@@ -63,10 +51,11 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
         bots=args.bots,
         bot_level=args.bot_level,
         options=_options(args.option),
+        hands=args.hands,
         rate=args.rate,
         answer_timeout=args.answer_timeout,
     )
-    return run_bridge(options, make_driver, reporter, check if botzone else None)
+    return run_bridge(options, factory, reporter, factory.check)
 
 
 def add_bot_commands(sub: Any) -> None:
@@ -89,6 +78,9 @@ def add_bot_commands(sub: Any) -> None:
         "--loop", action="store_true", help="after each match ask for a rematch and play it"
     )
     run.add_argument("--matches", type=int, help="stop after this many matches")
+    run.add_argument(
+        "--hands", type=int, help="leave after this many hands (a server bot plays on)"
+    )
     run.add_argument("--protocol", choices=("json", "botzone"), default="json")
     run.add_argument(
         "--botzone-io",
