@@ -23,7 +23,8 @@ ENGINE = get_engine("mcr")
 
 def opening_view(seat: int) -> dict[str, Any]:
     """Hand 1 of seed "a": seat 1 deals (East, order 1 2 3 0); flowers H5 H2 / H6."""
-    state = ENGINE.initial_state(ENGINE.normalize_options({}), SeededRng("a"), MatchInfo(1, (0,) * 4))
+    options = ENGINE.normalize_options({})
+    state = ENGINE.initial_state(options, SeededRng("a"), MatchInfo(1, (0,) * 4))
     return dict(ENGINE.view(state, seat))
 
 

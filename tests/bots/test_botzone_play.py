@@ -12,13 +12,14 @@ import pytest
 
 from paiju.bots.bridge import BridgeFailed
 from paiju.bots.drivers import DriverFactory
+from paiju.bots.external import Reporter
 from paiju.server.app import PaijuServer
 from tests.bots.conftest import report_text, reporter, run_bridge
 
 BOTS = Path(__file__).resolve().parent / "botzone"
 
 
-def factory(argv: list[str], io: str) -> tuple[DriverFactory, object]:
+def factory(argv: list[str], io: str) -> tuple[DriverFactory, Reporter]:
     rep = reporter()
     return DriverFactory(argv, "botzone", rep, 20.0, "fallback", io=io), rep
 
@@ -30,10 +31,11 @@ async def test_a_long_running_bot_plays_a_whole_match(
     options = {"rounds": 1, "concealed_and_melded_kong_5": True}  # as Botzone's calculator
     room = server.rooms.create("mcr", bots=3, options=options, seed="botzone")
     make, rep = factory([sys.executable, str(BOTS / "longrun_bot.py"), str(log)], "simple")
-    code = await asyncio.wait_for(run_bridge(server, room.room_id, make, rep, check_room=make.check), 120)  # type: ignore[arg-type]
+    bridge = run_bridge(server, room.room_id, make, rep, check_room=make.check)
+    code = await asyncio.wait_for(bridge, 120)
     assert code == 0 and room.table.phase == "finished"
     assert len(room.table.hand_scores) == 4
-    assert rep.failures == 0, report_text(rep)  # type: ignore[attr-defined]
+    assert rep.failures == 0, report_text(rep)
     said = Counter(line.split()[0] for line in log.read_text().splitlines())
     assert said["PASS"] > 100 and said["PLAY"] > 20
     assert said["PENG"] + said["CHI"] > 0  # claims went through, with their discards
@@ -47,11 +49,10 @@ async def test_a_one_shot_bot_plays_a_hand(server: PaijuServer) -> None:
     room = server.rooms.create("mcr", bots=3, options={"rounds": 1}, seed="oneshot")
     argv = [sys.executable, "-I", "-S", str(BOTS / "oneshot_bot.py")]  # quick to start
     make, rep = factory(argv, "json")
-    code = await asyncio.wait_for(
-        run_bridge(server, room.room_id, make, rep, check_room=make.check, hands=1), 120  # type: ignore[arg-type]
-    )
-    assert code == 0 and "leaving room" in report_text(rep)  # type: ignore[arg-type]
-    assert rep.failures == 0, report_text(rep)  # type: ignore[attr-defined]
+    bridge = run_bridge(server, room.room_id, make, rep, check_room=make.check, hands=1)
+    code = await asyncio.wait_for(bridge, 120)
+    assert code == 0 and "leaving room" in report_text(rep)
+    assert rep.failures == 0, report_text(rep)
     played = [a for a in server.store.actions(room.room_id) if a.seat == 0 and a.hand == 0]
     assert sum(a.action.startswith("discard") for a in played) > 5
     assert all(a.source == "player" for a in played)
@@ -64,7 +65,7 @@ async def test_a_room_botzone_rules_cannot_play_is_refused(
     room = server.rooms.create("mcr", bots=3, options={"rounds": 1, **options}, seed="x")
     make, rep = factory([sys.executable, str(BOTS / "oneshot_bot.py")], "json")
     with pytest.raises(BridgeFailed, match="refusing the room"):
-        await run_bridge(server, room.room_id, make, rep, check_room=make.check)  # type: ignore[arg-type]
+        await run_bridge(server, room.room_id, make, rep, check_room=make.check)
     await asyncio.sleep(0.1)
     assert room.table.seats[0].kind == "bot"  # the bridge left; the server's trustee plays
 
@@ -72,5 +73,5 @@ async def test_a_room_botzone_rules_cannot_play_is_refused(
 async def test_a_new_room_is_checked_before_it_is_opened(server: PaijuServer) -> None:
     make, rep = factory([sys.executable, str(BOTS / "oneshot_bot.py")], "json")
     with pytest.raises(BridgeFailed, match="MCR mahjong only"):
-        await run_bridge(server, "new:dragon", make, rep, check_room=make.check)  # type: ignore[arg-type]
+        await run_bridge(server, "new:dragon", make, rep, check_room=make.check)
     assert not server.rooms.rooms

@@ -151,7 +151,7 @@ class Seat:
 
 
 def main() -> None:
-    log = open(sys.argv[1], "a") if len(sys.argv) > 1 else None
+    log = open(sys.argv[1], "a") if len(sys.argv) > 1 else None  # noqa: SIM115 (for the run)
     seat = Seat()
     sys.stdin.readline()  # the turn number of the first (full) input: 1
     for line in sys.stdin:
