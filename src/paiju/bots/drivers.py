@@ -43,11 +43,16 @@ class DriverFactory:
                 self.reporter.note(f"rule difference: {notice}")
 
     def __call__(self, variant: str, view: Mapping[str, Any]) -> SeatDriver:
-        """A driver for a seat whose first view is ``view``; ``RoomRefused`` from ``check``."""
+        """A driver for a seat whose first view is ``view``, after ``check`` of the options
+        it shows (``RoomRefused``)."""
+        self.check(variant, view.get("options", {}))
+        return self.driver()
+
+    def driver(self) -> SeatDriver:
+        """A driver (its program is started on first use)."""
         program = Program(self.argv)
         if self.protocol == "json":
             return JsonLinesDriver(program, self.reporter, self.answer_timeout, self.fallback)
-        self.check(variant, view.get("options", {}))
         runner = BotzoneRunner(program, self.io)
         return BotzoneDriver(runner, self.reporter, self.answer_timeout, self.fallback)
 

@@ -58,6 +58,67 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
     return run_bridge(options, factory, reporter, factory.check)
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from paiju.bots.arena import Arena, parse_players
+    from paiju.bots.arena_report import plain
+    from paiju.bots.external import Reporter
+
+    err = Console(stderr=True)
+    arena = Arena(
+        args.variant,
+        parse_players(args.players),
+        _options(args.option),
+        seed=args.seed,
+        think_time=args.think_time,
+        reporter=Reporter(sys.stderr, label="paiju arena"),
+    )
+    columns = (*Progress.get_default_columns()[:2], BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn())
+    try:
+        with Progress(*columns, console=err, disable=args.quiet) as bar:
+            task = bar.add_task(f"{args.variant} arena", total=None)
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            result = arena.run(args.hands, args.duplicate, progress)
+    finally:
+        arena.close()
+    if args.markdown:
+        print(plain(result))
+    else:
+        _print_tables(result)
+    return 0
+
+
+def _print_tables(result: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from paiju.bots.arena_report import tables
+
+    header, rows, pairs = tables(result)
+    kind = "duplicate boards" if result.duplicate else "boards"
+    out = Console()
+    if not out.is_terminal:
+        out = Console(width=140)  # a file or pipe: wide enough for every column
+    players = Table(title=f"{result.variant}: {result.boards} {kind}, {result.hands} hands")
+    for name in header:
+        players.add_column(name, justify="left" if name == "player" else "right")
+    for row in rows:
+        players.add_row(*row)
+    out.print(players)
+    pairwise = Table(title="pairwise, paired by board")
+    for name in ("pair", "difference/hand (95% CI)", "z", "p"):
+        pairwise.add_column(name, justify="left" if name == "pair" else "right")
+    for row in pairs:
+        pairwise.add_row(*row)
+    out.print(pairwise)
+
+
 def add_bot_commands(sub: Any) -> None:
     """Add ``bot run`` and ``arena`` to the ``paiju`` parser's subcommands."""
     bot = sub.add_parser("bot", help="external bots: play a seat with your own program")
@@ -102,3 +163,27 @@ def add_bot_commands(sub: Any) -> None:
     )
     run.add_argument("program", nargs=argparse.REMAINDER, help="-- CMD ARGS...")
     run.set_defaults(func=cmd_bot_run)
+
+    arena = sub.add_parser(
+        "arena",
+        help="a duplicate tournament between bots, in-process (docs/bots.md)",
+        description="Plays --hands deals (boards); with --duplicate each board once per "
+        "rotation of the players over the seats. Players: bot levels (2), cmd:COMMAND "
+        "(JSON-lines programs), botzone:COMMAND / botzone-simple:COMMAND (Botzone MCR bots).",
+    )
+    arena.add_argument("--variant", required=True)
+    arena.add_argument(
+        "--players", required=True, help="one per seat, comma-separated: 3,2,3,2 or 2,cmd:..."
+    )
+    arena.add_argument("--hands", type=int, default=100, help="boards (deals) to play")
+    arena.add_argument(
+        "--duplicate", action="store_true", help="play every board in every rotation"
+    )
+    arena.add_argument("--seed", default="arena")
+    arena.add_argument("--option", action="append", metavar="KEY=VALUE")
+    arena.add_argument(
+        "--think-time", type=float, default=10.0, help="seconds a program may take per decision"
+    )
+    arena.add_argument("--markdown", action="store_true", help="plain Markdown tables")
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(func=cmd_arena)
