@@ -76,10 +76,12 @@ class PlayerStats:
 
     score: dict[int, Sample] = field(default_factory=dict)
     extra: dict[str, dict[int, Sample]] = field(default_factory=dict)
-    think: Sample = field(default_factory=Sample)
-    think_max: float = 0.0
-    decisions: int = 0
+    think: list[float] = field(default_factory=list)  # seconds per decision
     failures: int = 0
+
+    @property
+    def decisions(self) -> int:
+        return len(self.think)
 
     def add(self, board: int, score: float, stats: Mapping[str, float]) -> None:
         self.score.setdefault(board, Sample()).add(score)
@@ -87,9 +89,15 @@ class PlayerStats:
             self.extra.setdefault(key, {}).setdefault(board, Sample()).add(value)
 
     def timed(self, seconds: float) -> None:
-        self.decisions += 1
-        self.think.add(seconds)
-        self.think_max = max(self.think_max, seconds)
+        self.think.append(seconds)
+
+    def think_ms(self) -> tuple[float, float, float]:
+        """Mean, 99th percentile and maximum time per decision, in milliseconds."""
+        if not self.think:
+            return (0.0, 0.0, 0.0)
+        ordered = sorted(self.think)
+        p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+        return (1000 * sum(ordered) / len(ordered), 1000 * p99, 1000 * ordered[-1])
 
 
 @dataclass

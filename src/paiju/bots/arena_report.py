@@ -73,11 +73,12 @@ def tables(result: ArenaResult) -> tuple[list[str], list[list[str]], list[list[s
     """The player table's header and rows, and the pairwise rows (plain strings)."""
     keys = sorted({k for st in result.players.values() for k in st.extra})
     header = ["player", "score/hand (95% CI)", *(f"{k} rate" for k in keys),
-              "ms/decision (mean, max)", "failures"]
+              "ms/decision (mean, p99, max)", "failures"]
     rows = []
     for label, st in sorted(result.players.items(), key=lambda kv: -board_means(kv[1].score).mean):
         extras = [rate(board_means(st.extra[k])) if k in st.extra else "-" for k in keys]
-        think = f"{1000 * st.think.mean:.2f}, {1000 * st.think_max:.1f}"
+        mean, p99, most = st.think_ms()
+        think = f"{mean:.2f}, {p99:.1f}, {most:.0f}"
         rows.append([label, interval(board_means(st.score)), *extras, think, str(st.failures)])
     pairs = [
         [f"{c.a} - {c.b}", f"{c.diff:+.2f} ± {c.half:.2f}", f"{c.z:.2f}", p_text(c.p)]
