@@ -176,11 +176,16 @@ def _best_take_shortfall(
 
 
 #: The levels ``make_bot`` makes (0, random-legal, is every variant's).
-BOT_LEVELS = (1,)
+BOT_LEVELS = (1, 2)
 
 
 def make_bot(level: int, rng: Rng) -> GreedyBot:
-    """The diu bot of ``level`` (1 is the only level so far; 0 is the generic random bot)."""
-    if level != 1:
-        raise ValueError(f"diu has bot level 1 only, not {level}")
+    """The diu bot of ``level``: 1 ``GreedyBot``, 2 ``bot_level2.CountingBot`` (0 is the
+    generic random bot); ``ValueError`` for another level."""
+    if level not in BOT_LEVELS:
+        raise ValueError(f"diu has bot levels 1 and 2, not {level}")
+    if level == 2:
+        from paiju.engines.diu.bot_level2 import CountingBot
+
+        return CountingBot(rng)
     return GreedyBot(rng)

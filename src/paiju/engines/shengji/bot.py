@@ -61,13 +61,18 @@ class SensibleBot:
 
 
 #: The levels ``make_bot`` makes (0, random-legal, is every variant's).
-BOT_LEVELS = (1,)
+BOT_LEVELS = (1, 2)
 
 
 def make_bot(level: int, rng: Rng) -> SensibleBot:
-    """Level 1 is ``SensibleBot``; ``ValueError`` for another level."""
+    """Level 1 is ``SensibleBot``, level 2 ``bot_level2.CountingBot``; ``ValueError`` for
+    another level."""
     if level not in BOT_LEVELS:
-        raise ValueError(f"shengji has bot level 1 only, not {level}")
+        raise ValueError(f"shengji has bot levels 1 and 2, not {level}")
+    if level == 2:
+        from paiju.engines.shengji.bot_level2 import CountingBot
+
+        return CountingBot(rng)
     return SensibleBot(rng)
 
 

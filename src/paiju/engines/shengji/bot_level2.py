@@ -1,0 +1,181 @@
+"""Shengji bot level 2: level 1 plus reading who is void in what, and playing for sure tricks.
+
+From the tricks in its view it learns which seats have shown out of a suit (a follow with a
+card of another effective suit). It then:
+
+* leads a "safe" card only if no opponent known to be void in that suit can trump it, and
+  otherwise leads low into a suit its partner can trump, before level 1's low card;
+* gives points to its partner's trick only when no opponent still to play can take it
+  (no unseen card beats it in the suit, and none of them is known void while trumps are
+  out), instead of level 1's "a trump or an ace";
+* takes a trick with points from the opponents with the cheapest play that no opponent
+  still to play can beat; a play that may be beaten is made only when 10 or more points are
+  at stake (level 1 takes with any winning play).
+
+It reads only its view and answers one of ``view["legal"]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from paiju.core.rng import Rng
+from paiju.engines.shengji.bot import (
+    WIN_SEARCH,
+    SensibleBot,
+    _cards,
+    _cost,
+    _partner,
+    _safe,
+    _unseen,
+)
+from paiju.engines.shengji.bot import _lead as level1_lead
+from paiju.engines.shengji.cards import card_points, points
+from paiju.engines.shengji.order import TRUMP, TrumpContext
+from paiju.engines.shengji.shapes import effective_suit, parse_units
+from paiju.engines.shengji.throw import beats_unit
+from paiju.engines.shengji.trick import trick_winner
+
+#: Points at stake from which level 2 takes a trick even when an opponent may take it back.
+RISK_POINTS = 10
+
+
+def voids(view: Mapping[str, Any], ctx: TrumpContext) -> dict[int, set[str]]:
+    """Seat -> the effective suits it has shown out of (followed with another suit)."""
+    out: dict[int, set[str]] = {}
+    tricks = [t["plays"] for t in view["tricks"]] + [view["trick"]]
+    for plays in tricks:
+        if not plays:
+            continue
+        led = ctx.suit_of(plays[0]["cards"][0])
+        for play in plays[1:]:
+            if any(ctx.suit_of(c) != led for c in play["cards"]):
+                out.setdefault(int(play["seat"]), set()).add(led)
+    return out
+
+
+class CountingBot(SensibleBot):
+    """Level 2 (see the module docstring); ties broken by its own ``rng``."""
+
+    def __init__(self, rng: Rng) -> None:
+        super().__init__(rng)
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        legal: list[str] = list(view["legal"])
+        if len(legal) > 1 and view["phase"] == "play":
+            from paiju.engines.shengji.options import context
+
+            ctx = context(_level_number(view), view["trump_suit"], view["options"])
+            if view["trick"]:
+                return _follow(view, legal, ctx)
+            return _lead(view, legal, ctx)
+        return super().choose(view)
+
+
+def _level_number(view: Mapping[str, Any]) -> int:
+    from paiju.engines.shengji.cards import LEVEL_NUMBER
+
+    return LEVEL_NUMBER[view["level"]]
+
+
+def _opponents_after(view: Mapping[str, Any], count: int) -> list[int]:
+    """The seats still to play in the current trick after this one, less the partner."""
+    seat: int = view["seat"]
+    partner = _partner(view)
+    after = [(seat + i) % 4 for i in range(1, 4 - count)]
+    return [s for s in after if s != partner]
+
+
+def _secure(
+    cards: Sequence[str],
+    led: str,
+    against: Sequence[int],
+    view: Mapping[str, Any],
+    ctx: TrumpContext,
+    shown_out: Mapping[int, set[str]],
+) -> bool:
+    """Whether a winning play of ``cards`` stays winning whatever the seats ``against`` hold:
+    no unseen card beats it in its suit, and (for a plain suit) none of them can trump it."""
+    if not against:
+        return True
+    suit = effective_suit(cards, ctx)
+    if suit is None:
+        return False
+    unseen = _unseen(view)
+    min_len = view["options"]["tractor_min_length"]
+    if any(beats_unit(u, suit, unseen, ctx) for u in parse_units(cards, ctx, min_len)):
+        return False
+    if suit == TRUMP:
+        return True
+    trumps_out = any(ctx.is_trump(c) for c in unseen)
+    return not (trumps_out and any(led in shown_out.get(s, set()) for s in against))
+
+
+def _follow(view: Mapping[str, Any], legal: list[str], ctx: TrumpContext) -> str:
+    min_len = view["options"]["tractor_min_length"]
+    evaluation = view["options"]["throw_evaluation"]
+    plays = [p["cards"] for p in view["trick"]]
+    seats = [p["seat"] for p in view["trick"]]
+    lead = parse_units(plays[0], ctx, min_len)
+    led = ctx.suit_of(plays[0][0])
+    winner = seats[trick_winner(plays, ctx, evaluation, min_len, lead)]
+    shown_out = voids(view, ctx)
+    against = _opponents_after(view, len(plays))
+    options = sorted(((a, _cards(a)) for a in legal), key=lambda ac: (_cost(ac[1], ctx), ac[0]))
+    if winner == _partner(view):
+        won = plays[seats.index(winner)]
+        if _secure(won, led, against, view, ctx, shown_out):
+            return max(options, key=lambda ac: (points(ac[1]), -_trumps(ac[1], ctx)))[0]
+        return options[0][0]
+    at_stake = points(c for p in plays for c in p)
+    if at_stake >= 5 or not against:
+        winning = [
+            (a, c)
+            for a, c in options[:WIN_SEARCH]
+            if effective_suit(c, ctx) in (led, TRUMP)
+            and trick_winner([*plays, list(c)], ctx, evaluation, min_len, lead) == len(plays)
+        ]
+        sure = [ac for ac in winning if _secure(ac[1], led, against, view, ctx, shown_out)]
+        if sure:
+            return sure[0][0]
+        if winning and at_stake >= RISK_POINTS:
+            return winning[0][0]
+    return options[0][0]
+
+
+def _trumps(cards: Sequence[str], ctx: TrumpContext) -> int:
+    return sum(ctx.is_trump(c) for c in cards)
+
+
+def _lead(view: Mapping[str, Any], legal: list[str], ctx: TrumpContext) -> str:
+    """Level 1's lead among the plays no known-void opponent can trump; a low card into the
+    partner's void instead of a lead that is not a sure winner."""
+    shown_out = voids(view, ctx)
+    partner = _partner(view)
+    seat: int = view["seat"]
+    opponents = [s for s in range(4) if s not in (seat, partner)]
+    unseen = _unseen(view)
+    trumps_out = any(ctx.is_trump(c) for c in unseen)
+
+    def suit(action: str) -> str | None:
+        return effective_suit(_cards(action), ctx)
+
+    def ruffed(name: str | None) -> bool:
+        return name not in (None, TRUMP) and trumps_out and any(
+            name in shown_out.get(s, ()) for s in opponents
+        )
+
+    keep = [a for a in legal if not ruffed(suit(a))] or legal
+    choice = level1_lead(view, keep, ctx)
+    min_len = view["options"]["tractor_min_length"]
+    if _safe(_cards(choice), unseen, ctx, min_len) or partner is None:
+        return choice
+    feeds = [
+        a
+        for a in keep
+        if len(_cards(a)) == 1 and suit(a) != TRUMP and suit(a) in shown_out.get(partner, set())
+    ]
+    if feeds:
+        return min(feeds, key=lambda a: (card_points(_cards(a)[0]), ctx.value(_cards(a)[0])))
+    return choice
