@@ -3,14 +3,13 @@
 From the tricks in its view it learns which seats have shown out of a suit (a follow with a
 card of another effective suit). It then:
 
-* leads a "safe" card only if no opponent known to be void in that suit can trump it, and
-  otherwise leads low into a suit its partner can trump, before level 1's low card;
-* gives points to its partner's trick only when no opponent still to play can take it
-  (no unseen card beats it in the suit, and none of them is known void while trumps are
-  out), instead of level 1's "a trump or an ace";
-* takes a trick with points from the opponents with the cheapest play that no opponent
-  still to play can beat; a play that may be beaten is made only when 10 or more points are
-  at stake (level 1 takes with any winning play).
+* when its lead would not be a sure winner, leads low into a suit its partner has shown out
+  of (and no opponent has), so that the partner can trump it;
+* gives points to its partner's winning play also when no opponent still to play can beat
+  it (no unseen card beats it in the suit, and none of them is known void while trumps are
+  out), not only when it is a trump or an ace, as level 1 does;
+* does not spend a trump to take an empty trick (level 1 does, last in the trick, to win
+  the lead).
 
 It reads only its view and answers one of ``view["legal"]``.
 """
@@ -36,9 +35,6 @@ from paiju.engines.shengji.order import TRUMP, TrumpContext
 from paiju.engines.shengji.shapes import effective_suit, parse_units
 from paiju.engines.shengji.throw import beats_unit
 from paiju.engines.shengji.trick import trick_winner
-
-#: Points at stake from which level 2 takes a trick even when an opponent may take it back.
-RISK_POINTS = 10
 
 
 def voids(view: Mapping[str, Any], ctx: TrumpContext) -> dict[int, set[str]]:
@@ -120,27 +116,23 @@ def _follow(view: Mapping[str, Any], legal: list[str], ctx: TrumpContext) -> str
     lead = parse_units(plays[0], ctx, min_len)
     led = ctx.suit_of(plays[0][0])
     winner = seats[trick_winner(plays, ctx, evaluation, min_len, lead)]
-    shown_out = voids(view, ctx)
     against = _opponents_after(view, len(plays))
     options = sorted(((a, _cards(a)) for a in legal), key=lambda ac: (_cost(ac[1], ctx), ac[0]))
     if winner == _partner(view):
         won = plays[seats.index(winner)]
-        if _secure(won, led, against, view, ctx, shown_out):
+        strong = any(ctx.is_trump(c) or c[1:] == "A" for c in won)
+        if strong or _secure(won, led, against, view, ctx, voids(view, ctx)):
             return max(options, key=lambda ac: (points(ac[1]), -_trumps(ac[1], ctx)))[0]
         return options[0][0]
     at_stake = points(c for p in plays for c in p)
     if at_stake >= 5 or not against:
-        winning = [
-            (a, c)
-            for a, c in options[:WIN_SEARCH]
-            if effective_suit(c, ctx) in (led, TRUMP)
-            and trick_winner([*plays, list(c)], ctx, evaluation, min_len, lead) == len(plays)
-        ]
-        sure = [ac for ac in winning if _secure(ac[1], led, against, view, ctx, shown_out)]
-        if sure:
-            return sure[0][0]
-        if winning and at_stake >= RISK_POINTS:
-            return winning[0][0]
+        for action, cards in options[:WIN_SEARCH]:
+            if effective_suit(cards, ctx) not in (led, TRUMP):
+                continue
+            if at_stake == 0 and _trumps(cards, ctx) and led != TRUMP:
+                break  # a trump spent on an empty trick only buys the lead
+            if trick_winner([*plays, list(cards)], ctx, evaluation, min_len, lead) == len(plays):
+                return action
     return options[0][0]
 
 
@@ -149,33 +141,28 @@ def _trumps(cards: Sequence[str], ctx: TrumpContext) -> int:
 
 
 def _lead(view: Mapping[str, Any], legal: list[str], ctx: TrumpContext) -> str:
-    """Level 1's lead among the plays no known-void opponent can trump; a low card into the
-    partner's void instead of a lead that is not a sure winner."""
-    shown_out = voids(view, ctx)
+    """Level 1's lead, or, when that is not a sure winner, a low card into a suit the
+    partner has shown out of (it can trump it) and no opponent has."""
+    choice = level1_lead(view, legal, ctx)
     partner = _partner(view)
+    min_len = view["options"]["tractor_min_length"]
+    if partner is None or _safe(_cards(choice), _unseen(view), ctx, min_len):
+        return choice
+    shown_out = voids(view, ctx)
     seat: int = view["seat"]
     opponents = [s for s in range(4) if s not in (seat, partner)]
-    unseen = _unseen(view)
-    trumps_out = any(ctx.is_trump(c) for c in unseen)
 
-    def suit(action: str) -> str | None:
-        return effective_suit(_cards(action), ctx)
-
-    def ruffed(name: str | None) -> bool:
-        return name not in (None, TRUMP) and trumps_out and any(
-            name in shown_out.get(s, ()) for s in opponents
+    def feeds(action: str) -> bool:
+        cards = _cards(action)
+        suit = ctx.suit_of(cards[0])
+        return (
+            len(cards) == 1
+            and suit != TRUMP
+            and suit in shown_out.get(partner, set())
+            and not any(suit in shown_out.get(s, set()) for s in opponents)
         )
 
-    keep = [a for a in legal if not ruffed(suit(a))] or legal
-    choice = level1_lead(view, keep, ctx)
-    min_len = view["options"]["tractor_min_length"]
-    if _safe(_cards(choice), unseen, ctx, min_len) or partner is None:
-        return choice
-    feeds = [
-        a
-        for a in keep
-        if len(_cards(a)) == 1 and suit(a) != TRUMP and suit(a) in shown_out.get(partner, set())
-    ]
-    if feeds:
-        return min(feeds, key=lambda a: (card_points(_cards(a)[0]), ctx.value(_cards(a)[0])))
+    fed = [a for a in legal if feeds(a)]
+    if fed:
+        return min(fed, key=lambda a: (card_points(_cards(a)[0]), ctx.value(_cards(a)[0])))
     return choice
