@@ -86,11 +86,12 @@ OPTIONS: list[dict[str, Any]] = [
 ]
 
 
+@pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize("seed", range(len(OPTIONS)))
-def test_bot_plays_legal_moves_to_the_end(seed: int) -> None:
+def test_bot_plays_legal_moves_to_the_end(seed: int, level: int) -> None:
     opts = ENGINE.normalize_options(OPTIONS[seed])
     state = ENGINE.initial_state(opts, SeededRng(f"bot/{seed}"), MatchInfo(0, (0, 0, 0)))
-    bots = [make_bot(1, SeededRng(f"bot/{seed}/{s}")) for s in range(3)]
+    bots = [make_bot(level, SeededRng(f"bot/{seed}/{s}")) for s in range(3)]
     chooser = random.Random(seed)
     while not ENGINE.is_terminal(state):
         seat = chooser.choice(sorted(ENGINE.to_act(state)))

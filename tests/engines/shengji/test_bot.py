@@ -28,10 +28,11 @@ def test_level_zero_is_not_ours() -> None:
         make_bot(0, SeededRng("x"))
 
 
+@pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize("seed", range(6))
-def test_bots_play_legal_hands_to_the_end(seed: int) -> None:
+def test_bots_play_legal_hands_to_the_end(seed: int, level: int) -> None:
     state = _new(f"bot{seed}")
-    bots = [make_bot(1, SeededRng(f"b{seed}/{s}")) for s in range(4)]
+    bots = [make_bot(level, SeededRng(f"b{seed}/{s}")) for s in range(4)]
     while not ENGINE.is_terminal(state):
         seat = min(ENGINE.to_act(state))
         view = ENGINE.view(state, seat)
