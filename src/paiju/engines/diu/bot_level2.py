@@ -90,29 +90,44 @@ def _two_held(meld: tuple[str, str, str], face: str, held: Counter[str]) -> bool
     return all(held[c] >= n for c, n in need.items())
 
 
-#: At most this many equally short discards are weighed by acceptance (it is the dear part).
-MAX_TIED = 6
+#: Hands a decision may weigh by acceptance (each costs a shortfall search per unseen face).
+ACCEPTANCE_BUDGET = 8
 
 
 class CountingBot(GreedyBot):
-    """Level 2 (see the module docstring); ties broken by its own ``rng``."""
+    """Level 2 (see the module docstring); ties broken by its own ``rng``.
+
+    Acceptance is the dear part (a shortfall search per unseen face), so a decision weighs
+    at most ``ACCEPTANCE_BUDGET`` hands by it; past that it decides as level 1 does. The
+    budget counts hands, not time, so the bot stays deterministic."""
 
     def __init__(self, rng: Rng) -> None:
         super().__init__(rng)
         self._left: Counter[str] = Counter()
+        self._budget = 0
 
     def choose(self, view: Mapping[str, Any]) -> str:
         hand = list(view.get("hand") or [])
         self._left = unseen(view, _rules_from_view(view, hand))
+        self._budget = ACCEPTANCE_BUDGET
         return super().choose(view)
+
+    def _acceptance(self, rules: ComboRules, hand: Sequence[str]) -> int | None:
+        """``acceptance`` while the decision's budget lasts, else ``None``."""
+        if self._budget <= 0:
+            return None
+        self._budget -= 1
+        return acceptance(rules, hand, self._left)
 
     def _discard(self, rules: ComboRules, hand: list[str], legal: list[str]) -> str:
         by_shortfall = sorted((shortfall(rules, _minus(hand, [a.split()[1]])), a) for a in legal)
-        tied = [a for f, a in by_shortfall if f == by_shortfall[0][0]][:MAX_TIED]
-        if len(tied) > 1:  # acceptance only where shortfall does not decide (it is dearer)
-            gain = {a: acceptance(rules, _minus(hand, [a.split()[1]]), self._left) for a in tied}
-            top = max(gain.values())
-            tied = sorted(a for a in tied if gain[a] == top)
+        tied = [a for f, a in by_shortfall if f == by_shortfall[0][0]]
+        if len(tied) > 1:  # acceptance only where shortfall does not decide
+            gain = {a: self._acceptance(rules, _minus(hand, [a.split()[1]])) for a in tied}
+            known = [g for g in gain.values() if g is not None]
+            if known:
+                top = max(known)
+                tied = sorted(a for a in tied if gain[a] in (top, None))
         return tied[self.rng.randbelow(len(tied))]
 
     def _call(
@@ -131,24 +146,25 @@ class CountingBot(GreedyBot):
                 after, gain = self._after_take(rules, _minus(hand, take.cards), now)
                 if after > now:
                     continue
-                if after == now:
+                if after == now and gain is not None:
                     if now_gain is None:
-                        now_gain = acceptance(rules, hand, self._left)
-                    if gain < now_gain:
+                        now_gain = self._acceptance(rules, hand)
+                    if now_gain is not None and gain < now_gain:
                         continue
-                key = (after, -gain, -LEVELS[call], action)
+                key = (after, -(gain or 0), -LEVELS[call], action)
                 best = key if best is None or key < best else best
         return best[3] if best else "pass"
 
-    def _after_take(self, rules: ComboRules, left: list[str], now: int) -> tuple[int, int]:
+    def _after_take(
+        self, rules: ComboRules, left: list[str], now: int
+    ) -> tuple[int, int | None]:
         """The best shortfall after one discard from ``left`` and, when it equals ``now``
-        (acceptance then decides), the best acceptance among those discards (else 0)."""
+        (acceptance then decides), the acceptance of the first such discard (``None`` past
+        the budget; 0 when the shortfall decides)."""
         if not left:
             return (99, 0)
-        rests = [_minus(left, [c]) for c in set(left)]
-        scored = [(shortfall(rules, rest), rest) for rest in rests]
-        low = min(f for f, _ in scored)
+        scored = sorted((shortfall(rules, _minus(left, [c])), c) for c in set(left))
+        low, card = scored[0]
         if low != now:
             return (low, 0)
-        tied = [rest for f, rest in scored if f == low][:MAX_TIED]
-        return (low, max(acceptance(rules, rest, self._left) for rest in tied))
+        return (low, self._acceptance(rules, _minus(left, [card])))
