@@ -122,13 +122,16 @@ class CountingBot(GreedyBot):
     def _discard(self, rules: ComboRules, hand: list[str], legal: list[str]) -> str:
         by_shortfall = sorted((shortfall(rules, _minus(hand, [a.split()[1]])), a) for a in legal)
         tied = [a for f, a in by_shortfall if f == by_shortfall[0][0]]
-        if len(tied) > 1:  # acceptance only where shortfall does not decide
-            gain = {a: self._acceptance(rules, _minus(hand, [a.split()[1]])) for a in tied}
-            known = [g for g in gain.values() if g is not None]
-            if known:
-                top = max(known)
-                tied = sorted(a for a in tied if gain[a] in (top, None))
-        return tied[self.rng.randbelow(len(tied))]
+        if len(tied) == 1:
+            return tied[0]
+        # Acceptance where shortfall does not decide, in a random order (the budget may not
+        # reach them all): the best of those weighed.
+        order = [tied.pop(self.rng.randbelow(len(tied))) for _ in range(len(tied))]
+        gain = {a: self._acceptance(rules, _minus(hand, [a.split()[1]])) for a in order}
+        weighed = {a: g for a, g in gain.items() if g is not None}
+        top = max(weighed.values())
+        best = sorted(a for a, g in weighed.items() if g == top)
+        return best[self.rng.randbelow(len(best))]
 
     def _call(
         self, rules: ComboRules, hand: list[str], view: Mapping[str, Any], calls: list[str]
