@@ -4,6 +4,7 @@ an installed package registers them (an entry point of the ``paiju.variants`` gr
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from importlib.metadata import EntryPoint
 
 import pytest
@@ -26,9 +27,9 @@ settings.load_profile(PROFILE)
 RegisterVariant = Callable[[str, str], None]
 
 
-@pytest.fixture
-def register_variant(monkeypatch: pytest.MonkeyPatch) -> Iterator[RegisterVariant]:
-    """``register_variant(name, "module:attr")`` adds an entry point for this test only."""
+@contextmanager
+def extra_variants(monkeypatch: pytest.MonkeyPatch) -> Iterator[RegisterVariant]:
+    """Within the block, ``register(name, "module:attr")`` adds an entry point."""
     installed = registry._entry_points()
     extra: dict[str, tuple[EntryPoint, ...]] = {}
 
@@ -37,8 +38,17 @@ def register_variant(monkeypatch: pytest.MonkeyPatch) -> Iterator[RegisterVarian
         registry.get_variant.cache_clear()
 
     monkeypatch.setattr(registry, "_entry_points", lambda: {**installed, **extra})
-    yield register
-    registry.get_variant.cache_clear()
+    try:
+        yield register
+    finally:
+        registry.get_variant.cache_clear()
+
+
+@pytest.fixture
+def register_variant(monkeypatch: pytest.MonkeyPatch) -> Iterator[RegisterVariant]:
+    """``register_variant(name, "module:attr")`` adds an entry point for this test only."""
+    with extra_variants(monkeypatch) as register:
+        yield register
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """The package's import graph: no cycles, and every arrow points down the layers
-core <- engines (and their bots) <- table <- persistence <- server <- cli."""
+core <- engines (with each variant's bots) <- table <- persistence <- server <- cli, with
+the bot tools (self-play, arena, the bridge) beside the CLI."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-RANK = {"core": 0, "engines": 1, "bots": 1, "table": 2, "persistence": 3, "server": 4, "cli": 5}
+RANK = {"core": 0, "engines": 1, "table": 2, "persistence": 3, "server": 4, "bots": 5, "cli": 5}
 
 
 def modules() -> dict[str, Path]:

@@ -40,11 +40,11 @@ async def start_server(rooms_dir: str) -> PaijuServer:
         rooms_dir=rooms_dir,
         bot_delay=0.0,
         between_hands=0.0,
-        admin_token="secret-admin-token",
+        admin_token="secret-admin-token-of-thirty-two-chars",
         rate_per_second=10_000.0,
         rate_burst=10_000,
     )
-    server = PaijuServer(config, MemoryStore(), "secret-admin-token")
+    server = PaijuServer(config, MemoryStore(), "secret-admin-token-of-thirty-two-chars")
     await server.start()
     return server
 

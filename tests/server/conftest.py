@@ -9,6 +9,7 @@ from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
 from paiju.server.config import ServerConfig
 
+ADMIN_TOKEN = "secret-admin-token-for-the-tests-0123456789"
 ROOMS_DIR = str(Path(__file__).resolve().parents[2] / "configs" / "rooms")
 
 
@@ -25,14 +26,14 @@ def make_config(**overrides: object) -> ServerConfig:
         bot_delay=0.0,
         between_hands=0.0,
         timers={"turn": 0.0, "claim": 0.0},
-        admin_token="secret-admin-token",
+        admin_token=ADMIN_TOKEN,
     )
     return config.with_overrides(dict(overrides))
 
 
 @pytest.fixture
 async def server() -> AsyncIterator[PaijuServer]:
-    srv = PaijuServer(make_config(), MemoryStore(), "secret-admin-token")
+    srv = PaijuServer(make_config(), MemoryStore(), ADMIN_TOKEN)
     await srv.start()
     yield srv
     await srv.stop()

@@ -10,6 +10,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from paiju.server.app import PaijuServer
 from tests.server.client import Client
+from tests.server.conftest import ADMIN_TOKEN
 
 
 async def joined_client(server: PaijuServer, room: str, name: str = "ann") -> tuple[Client, str]:
@@ -244,7 +245,7 @@ async def test_admin_channel_needs_the_token(server: PaijuServer) -> None:
 
 async def test_admin_commands_create_list_show_start_close(server: PaijuServer) -> None:
     url = f"ws://127.0.0.1:{server.port}/admin"
-    headers = {"Authorization": "Bearer secret-admin-token"}
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
     async with connect(url, additional_headers=headers) as ws:
 
         async def call(**request: object) -> dict[str, object]:
@@ -267,7 +268,9 @@ async def test_admin_commands_create_list_show_start_close(server: PaijuServer) 
         assert started["result"]["phase"] in ("playing", "hand_over", "finished")  # type: ignore[index]
         closed = await call(command="close", room=room)
         assert closed["ok"] is True
-        assert (await call(command="show", room=room))["code"] == "unknown_room"
+        shown = await call(command="show", room=room)  # from the store, no longer live
+        assert shown["result"]["phase"] == "closed" and shown["result"]["live"] is False  # type: ignore[index]
+        assert (await call(command="show", room="nosuchroom"))["code"] == "unknown_room"
 
 
 async def test_shutdown_closes_clients_with_a_reason() -> None:

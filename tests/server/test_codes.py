@@ -12,6 +12,7 @@ from paiju.server.app import PaijuServer
 from paiju.server.errors import ERROR_CODES
 from paiju.server.protocol import ErrorCode
 from tests.server.client import Client
+from tests.server.conftest import ADMIN_TOKEN
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -38,7 +39,7 @@ async def test_a_lone_surrogate_is_a_typed_error_and_the_connection_lives(
 
 
 async def test_admin_refusals_use_documented_codes(server: PaijuServer) -> None:
-    headers = {"Authorization": "Bearer secret-admin-token"}
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
     requests = [
         "{not json",
         "[1]",

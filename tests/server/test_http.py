@@ -12,7 +12,7 @@ import pytest
 from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
 from tests.server.client import Client
-from tests.server.conftest import make_config
+from tests.server.conftest import ADMIN_TOKEN, make_config
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def web(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def served(web: Path) -> AsyncIterator[PaijuServer]:
-    srv = PaijuServer(make_config(web_root=str(web)), MemoryStore(), "secret-admin-token")
+    srv = PaijuServer(make_config(web_root=str(web)), MemoryStore(), ADMIN_TOKEN)
     await srv.start()
     yield srv
     await srv.stop()

@@ -12,7 +12,7 @@ from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
 from paiju.server.lobby import check_name
 from tests.server.client import Client
-from tests.server.conftest import make_config
+from tests.server.conftest import ADMIN_TOKEN, make_config
 from tests.server.test_app import play_my_turns
 
 
@@ -104,7 +104,7 @@ async def test_bad_room_requests_are_refused_and_make_no_room(
 
 
 async def test_the_operator_can_turn_player_rooms_off() -> None:
-    srv = PaijuServer(make_config(player_rooms=False), MemoryStore(), "secret-admin-token")
+    srv = PaijuServer(make_config(player_rooms=False), MemoryStore(), ADMIN_TOKEN)
     await srv.start()
     try:
         client = await Client.open(srv.port)

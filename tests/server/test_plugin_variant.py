@@ -28,7 +28,7 @@ from tests.server.test_variants import play
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "toy_variant"
-TOKEN = "plugin-test-admin-token"
+TOKEN = "plugin-test-admin-token-0123456789abcdef"
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju.core.errors import GameError
-from paiju.server.app import parse_frame
 from paiju.server.protocol import PROTOCOL_VERSION, Act, Hello, JoinRoom
+from paiju.server.wire import parse_frame
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -22,7 +22,7 @@ json_values = st.recursive(
 types = st.sampled_from(["hello", "join", "resume", "ready", "act", "leave", "ping", "x", ""])
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(
     st.one_of(
         json_values,

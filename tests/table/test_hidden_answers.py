@@ -33,7 +33,7 @@ def test_an_answer_in_a_claim_window_is_not_shown_to_the_others() -> None:
         for _ in range(400):
             if table.phase != PLAYING or checked > 10:
                 break
-            waiting = sorted(table._waiting)
+            waiting = sorted(table.decisions.waiting)
             seat = waiting[0]
             legal = sorted(
                 table.engine.legal_actions(table.state, seat), key=table.engine.format_action

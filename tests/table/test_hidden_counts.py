@@ -43,8 +43,8 @@ def humans(engine: Engine[Any, Any], options: dict[str, Any], seed: str) -> Tabl
 def received(table: Table, state: McrState, answers: list[tuple[int, str]]) -> dict[Any, list[Any]]:
     """Put ``state`` on ``table``, let the seats answer, and collect what each viewer gets."""
     table.state = state
-    table._waiting.clear()
-    table._refresh_waiting(1.0)
+    table.decisions.waiting.clear()
+    table._refresh(1.0)
     table._broadcast_states(1.0)  # everyone has been shown the window: now the answers
     seen: dict[Any, list[Any]] = defaultdict(list)
     for seat, text in answers:
@@ -115,7 +115,7 @@ def test_a_secret_answer_in_a_diu_poll_reaches_nobody_else() -> None:
         for _ in range(400):
             if table.state is None or engine.is_terminal(table.state):
                 break
-            waiting = sorted(table._waiting)
+            waiting = sorted(table.decisions.waiting)
             seat = chooser.choice(waiting)
             legal = sorted(engine.legal_actions(table.state, seat), key=engine.format_action)
             text = engine.format_action(chooser.choice(legal))

@@ -69,8 +69,8 @@ def timeline(state: ShengjiState, bots: set[int], bid_at: float) -> list[Any]:
             table.handle(None, Join(f"p{seat}", seat), 0.0)
     table._begin_match(0.0)
     table.state = state
-    table._waiting.clear()
-    table._refresh_waiting(0.0)
+    table.decisions.waiting.clear()
+    table._refresh(0.0)
     seen = [(0.0, e) for e in table._broadcast_states(0.0)]
     times = [bid_at]
     while (table.state.phase, table.state.dealt) == (state.phase, state.dealt):

@@ -5,13 +5,15 @@ Players are paiju's bot levels (``2``), external programs speaking the JSON-line
 for Botzone's simple I/O). There is one player per seat; a player named twice plays two
 seats and is counted as one.
 
-A **board** is one deal: the first hand of a match whose seed is ``{seed}/{board}``, so its
-cards do not depend on anything the players do. With ``duplicate`` every board is played
-once per rotation of the players over the seats (player ``p`` sits at seat ``(p + r) mod n``
-in rotation ``r``), so every player meets the same cards in every seat and the luck of the
-deal cancels; without it board ``b`` is played once, in rotation ``b mod n``. External
-programs see only their seat's views and events, as over the bridge; an answer the rules
-refuse, a crash or a missed time is reported and the variant's timeout action is played.
+A **board** is one deal: a hand dealt as the first of a match (hand 0, no totals, nothing
+carried) from the generator ``{seed}/{board}`` — the one a table with match seed ``{seed}``
+would deal its hand number ``board`` from — so its cards depend on nothing the players do.
+With ``duplicate`` every board is played once per rotation of the players over the seats
+(player ``p`` sits at seat ``(p + r) mod n`` in rotation ``r``), so every player meets the
+same cards in every seat and the luck of the deal cancels; without it board ``b`` is played
+once, in rotation ``b mod n``. External programs see only their seat's views and events, as
+over the bridge; an answer the rules refuse, a crash or a missed time is reported and the
+variant's timeout action is played.
 """
 
 from __future__ import annotations
@@ -194,7 +196,7 @@ class Arena:
         return [self.specs[(s - rotation) % self.seats].label for s in range(self.seats)]
 
     def deal(self, board: int) -> Any:
-        """Board ``board``: the first hand of a match with seed ``{seed}/{board}``."""
+        """Board ``board``: a first hand dealt from the generator ``{seed}/{board}``."""
         rng = SeededRng(f"{self.seed}/{board}")
         return self.engine.initial_state(self.options, rng, MatchInfo(0, (0,) * self.seats))
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paiju.core.rng import SeededRng
-from paiju.engines.base import Engine, MatchInfo
+from paiju.engines.base import Engine
 from paiju.engines.bot import Bot
 from paiju.engines.registry import get_variant
+from paiju.table.match import Match
 
 Z95 = 1.959964
 
@@ -68,27 +69,24 @@ class SelfPlayResult:
 def play_match(
     engine: Engine[Any, Any], options: dict[str, Any], seed: str, bots: Sequence[Bot]
 ) -> tuple[list[tuple[int, ...]], list[list[dict[str, float]]], int]:
-    """Play one match: each hand's scores, each hand's ``hand_stats``, the action count."""
-    seats = engine.seat_count(options)
-    totals, hand, actions = (0,) * seats, 0, 0
-    carry: dict[str, Any] = {}
-    scores: list[tuple[int, ...]] = []
+    """Play one match: each hand's scores, each hand's ``hand_stats``, the action count.
+
+    The hands are dealt and booked as the table does (``paiju.table.match.Match``), so a
+    self-play match with a seed is the match a room with that seed would deal."""
+    match = Match(engine, options, seed)
+    actions = 0
     stats: list[list[dict[str, float]]] = []
-    while not engine.match_over(options, MatchInfo(hand, totals, carry)):
-        info = MatchInfo(hand, totals, carry)
-        state = engine.initial_state(options, SeededRng(seed).derive(str(hand)), info)
+    while not match.over():
+        state = match.deal()
         while not engine.is_terminal(state):
             seat = min(engine.to_act(state))
             text = bots[seat].choose(engine.view(state, seat))
             state = engine.apply(state, seat, engine.parse_action(text)).state
             actions += 1
-        hand_scores = tuple(engine.scores(state))
-        scores.append(hand_scores)
+        match.finish(state)
         stats.append(engine.hand_stats(state))
-        totals = tuple(t + s for t, s in zip(totals, hand_scores, strict=True))
-        carry = engine.carry(state)
-        hand += 1
-    return scores, stats, actions
+        match.advance()
+    return match.hand_scores, stats, actions
 
 
 def run_selfplay(

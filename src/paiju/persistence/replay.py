@@ -6,9 +6,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paiju.core.rng import SeededRng
-from paiju.engines.base import Engine, MatchInfo
+from paiju.engines.base import Engine
 from paiju.table.effects import ActionRecord
+from paiju.table.match import Match
 
 
 @dataclass(frozen=True)
@@ -25,24 +25,21 @@ class ReplayedHand:
 def replay_hands(
     engine: Engine[Any, Any], options: dict[str, Any], seed: str, log: Sequence[ActionRecord]
 ) -> Iterator[ReplayedHand]:
-    """Every hand of the log, rebuilt in order. Raises ``GameError`` if the log is not legal."""
-    seats = engine.seat_count(options)
-    totals = (0,) * seats
-    carry: dict[str, Any] = {}
+    """Every hand of the log, rebuilt in order with the table's own hand bookkeeping.
+
+    Raises ``GameError`` if the log is not legal."""
+    match = Match(engine, options, seed)
     by_hand: dict[int, list[ActionRecord]] = {}
     for record in log:
         by_hand.setdefault(record.hand, []).append(record)
     for hand in range(max(by_hand, default=-1) + 1):
-        match = MatchInfo(hand=hand, totals=totals, carry=carry)
-        state = engine.initial_state(options, SeededRng(seed).derive(str(hand)), match)
+        state = match.deal()
         records = by_hand.get(hand, [])
         for record in records:
             state = engine.apply(state, record.seat, engine.parse_action(record.action)).state
         terminal = engine.is_terminal(state)
-        scores = tuple(engine.scores(state)) if terminal else None
-        if scores is not None:
-            totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
-            carry = engine.carry(state)
+        scores = match.finish(state) if terminal else None
+        match.advance()
         yield ReplayedHand(hand, tuple(records), state, terminal, scores)
 
 

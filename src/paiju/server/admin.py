@@ -8,11 +8,12 @@ from typing import Any
 import structlog
 from pydantic import ValidationError
 from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
 
 from paiju.core.errors import GameError
 from paiju.persistence.store import Store
 from paiju.server import protocol as p
-from paiju.server.errors import InvalidMessage
+from paiju.server.errors import InvalidMessage, UnknownRoom
 from paiju.server.rooms import RoomManager
 from paiju.table import commands as c
 
@@ -30,9 +31,14 @@ class Admin:
 
     async def serve(self, connection: ServerConnection) -> None:
         """Answer every request of one operator connection until it closes."""
-        async for frame in connection:
-            reply = await self.answer(frame)
-            await connection.send(reply.model_dump_json())
+        try:
+            while True:
+                # Bytes, so that invalid UTF-8 is an answered refusal, not a dropped channel.
+                frame = await connection.recv(decode=False)
+                reply = await self.answer(frame)
+                await connection.send(reply.model_dump_json())
+        except ConnectionClosed:
+            return
 
     async def answer(self, frame: str | bytes) -> p.AdminResult:
         """The answer to one request frame; never raises (the channel stays open)."""
@@ -65,6 +71,8 @@ class Admin:
             raise InvalidMessage(f"{request.command} needs a room")
         if request.command == "close":
             return await self.rooms.close(request.room, "closed by the operator")
+        if request.command == "show" and request.room not in self.rooms.rooms:
+            return self._stored_summary(request.room)
         room = self.rooms.get(request.room)
         if request.command == "start":
             level = request.bot_level
@@ -84,6 +92,26 @@ class Admin:
             seed=request.seed,
         )
         return await room.call(lambda table, now: (table.summary(), []))
+
+    def _stored_summary(self, room_id: str) -> dict[str, Any]:
+        """What ``show`` says of a room that is no longer in memory (finished and unloaded, or
+        closed): its stored record and hand results."""
+        record = self.store.get_room(room_id)
+        if record is None:
+            raise UnknownRoom(f"no room {room_id!r}")
+        return {
+            "room": record.room_id,
+            "variant": record.variant,
+            "phase": record.phase,
+            "hand": len(self.store.hands(room_id)),
+            "totals": record.totals,
+            "hand_scores": [list(h.scores) for h in self.store.hands(room_id)],
+            "seats": [
+                {k: v for k, v in seat.items() if k != "bot_level"} for seat in record.seats
+            ],
+            "options": record.options,
+            "live": False,
+        }
 
     def _room_row(self, room_id: str) -> dict[str, Any]:
         record = self.store.get_room(room_id)

@@ -1,60 +1,105 @@
 """The WebSocket server: players on ``/``, operators on ``/admin`` (bearer token), and the
-browser client's page over plain HTTP on the same port.
+browser client's page over plain HTTP on the same port, optionally over TLS.
 
-Each connection gets a ``Session`` and a writer task; every inbound frame is parsed into a
-protocol model (``wire.parse_frame``), then carried out by ``Players`` inside the room's own
-task. A refusal is an ``error`` message with a stable code; the room is unchanged and the
-connection stays open, except for floods and oversized frames, which close that one connection
-with a reason.
+Every connection passes the admission checks first (``_authorize``: connections per address,
+the server's capacity, the Origin of browser pages, the admin token and its back-off); a player
+connection then gets a ``Session`` run by ``Links`` (reader, writer, budgets, hello deadline).
+A refusal is an ``error`` message with a stable code; the room is unchanged and the connection
+stays open, except for the closes listed in docs/protocol.md.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
+import ipaddress
+import logging
+import math
 import os
 import secrets
 import signal
+import socket
+import ssl
+import sys
+from asyncio import BaseTransport, Transport
 from http import HTTPStatus
 from pathlib import Path
 
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from paiju import __version__
-from paiju.core.errors import GameError
 from paiju.engines.registry import variants
 from paiju.persistence.store import Store
 from paiju.server import protocol as p
 from paiju.server.admin import Admin
+from paiju.server.admission import AddressCounts, AdminGate, Origins, Proxies
 from paiju.server.config import ServerConfig
-from paiju.server.errors import HelloRequired, RateLimited, UnsupportedVersion
-from paiju.server.http import is_upgrade, serve_file, web_root
-from paiju.server.players import Players, session_log
+from paiju.server.errors import HelloRequired, UnsupportedVersion
+from paiju.server.http import is_upgrade, serve_file, text_response, web_root
+from paiju.server.link import Links, close_or_abort
+from paiju.server.players import Players
 from paiju.server.rooms import RoomManager
-from paiju.server.sessions import Session, TokenBucket
-from paiju.server.wire import error, internal_error, parse_frame
+from paiju.server.sessions import CLOSE_GOING_AWAY, Session
+from paiju.server.throttle import LogLimiter
 
 log = structlog.get_logger("paiju.server")
 
-CLOSE_GOING_AWAY = 1001
-CLOSE_POLICY = 1008
+#: Bytes websockets buffers for a connection before ``send`` waits (its ``write_limit``).
+WRITE_LIMIT = 32768
+#: Frames websockets reads ahead of the reader before it stops reading the socket.
+READ_AHEAD = 4
+#: Beyond this many times ``max_connections_per_address``, sockets are dropped at accept.
+HARD_CAP = 2
 
 
 def configure_logging() -> None:
-    """JSON log lines on stderr, one per event, with ISO timestamps."""
+    """JSON log lines on stderr, one per event, with ISO timestamps; the standard library's
+    records (websockets, asyncio) go through the same renderer, warnings and above."""
+    shared: list[structlog.typing.Processor] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso"),
+    ]
     structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso"),
-            structlog.processors.format_exc_info,
-            structlog.processors.JSONRenderer(),
-        ],
-        logger_factory=structlog.PrintLoggerFactory(file=__import__("sys").stderr),
+        processors=[*shared, structlog.processors.format_exc_info,
+                    structlog.processors.JSONRenderer()],
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
     )
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=shared,
+            processors=[
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.format_exc_info,
+                structlog.processors.JSONRenderer(),
+            ],
+        )
+    )
+    handler.set_name("paiju")
+    root = logging.getLogger()
+    root.handlers[:] = [h for h in root.handlers if h.get_name() != "paiju"] + [handler]
+    root.setLevel(logging.WARNING)
+
+
+class GuardedConnection(ServerConnection):
+    """A websockets connection that reports its arrival and departure to the server, so that
+    connections are counted per address from the moment the socket is accepted."""
+
+    server_side: PaijuServer
+    accepted_at = 0.0
+    peer = ""
+    address = ""
+    counted = ""
+
+    def connection_made(self, transport: BaseTransport) -> None:
+        super().connection_made(transport)
+        self.server_side.arrived(self, transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.server_side.departed(self)
 
 
 class PaijuServer:
@@ -68,22 +113,36 @@ class PaijuServer:
         self.players = Players(config, self.rooms, store)
         self.admin = Admin(self.rooms, store)
         self.sessions: set[Session] = set()
+        self.limiter = LogLimiter(config.log_lines_per_second)
+        self.links = Links(config, self._dispatch, self.limiter)
+        self.proxies = Proxies(config.trusted_proxies)
+        self.origins = Origins(config.allowed_origins)
+        self.counts = AddressCounts()
+        self.admin_gate = AdminGate(config.admin_backoff, config.admin_backoff_max)
         self._server: Server | None = None
         self._web_root = web_root(config.web_root)
+        self._tls = tls_context(config)
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> Server:
         """Restore open rooms and listen; returns the websockets server."""
         restored = self.rooms.restore_all()
+        connection_class = type("Guarded", (GuardedConnection,), {"server_side": self})
         self._server = await serve(
             self._connection,
             self.config.host,
             self.config.port,
             process_request=self._authorize,
+            create_connection=connection_class,
             max_size=self.config.max_frame_bytes,
+            max_queue=READ_AHEAD,
+            write_limit=WRITE_LIMIT,
+            open_timeout=self.config.hello_timeout or 10.0,
+            close_timeout=self.config.send_timeout or 10.0,
             ping_interval=20,
             ping_timeout=20,
+            ssl=self._tls,
         )
         log.info(
             "server_started",
@@ -91,6 +150,7 @@ class PaijuServer:
             port=self.port,
             rooms_restored=restored,
             url=self.url,
+            tls=self._tls is not None,
         )
         return self._server
 
@@ -100,7 +160,8 @@ class PaijuServer:
         host = self.config.host
         shown = "127.0.0.1" if host in ("", "0.0.0.0") else host
         shown = f"[{shown}]" if ":" in shown and not shown.startswith("[") else shown
-        return f"http://{shown}:{self.port}/"
+        scheme = "https" if self._tls is not None else "http"
+        return f"{scheme}://{shown}:{self.port}/"
 
     @property
     def port(self) -> int:
@@ -113,92 +174,128 @@ class PaijuServer:
         if self._server is None:
             return
         self._server.close(close_connections=False)
-        # All at once: each close waits for the client's answer (up to the close timeout), so
-        # one client that does not read must not hold up everyone else's goodbye.
+        # All at once, each bounded: a client that does not read must not hold up the others'
+        # goodbye, nor the stop itself.
         await asyncio.gather(
-            *(c.close(CLOSE_GOING_AWAY, reason) for c in list(self._server.connections)),
+            *(
+                close_or_abort(c, CLOSE_GOING_AWAY, reason, self.config.send_timeout)
+                for c in list(self._server.connections)
+            ),
             return_exceptions=True,
         )
         await self._server.wait_closed()
+        await self.links.shutdown()
         await self.rooms.shutdown()
         self.store.close()
         self._server = None
         log.info("server_stopped", reason=reason)
 
+    # ------------------------------------------------------------------ admission
+
+    def arrived(self, connection: GuardedConnection, transport: BaseTransport) -> None:
+        """A socket was accepted: count it under its address (a trusted proxy's connections
+        are counted under the client's address once the request names it)."""
+        peer = transport.get_extra_info("peername")
+        connection.peer = connection.address = str(peer[0]) if peer else ""
+        connection.accepted_at = asyncio.get_running_loop().time()
+        sock = transport.get_extra_info("socket")
+        if self.config.socket_send_buffer and sock is not None:
+            # A small kernel buffer: a client that stops reading is noticed (and its
+            # memory bounded) after kilobytes, not megabytes.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_send_buffer)
+        if self.proxies.trusts(connection.peer):
+            return
+        count = self._count(connection, connection.peer)
+        limit = self.config.max_connections_per_address
+        if limit and count > HARD_CAP * limit:
+            self.links.note("connection_dropped", address=connection.peer, count=count)
+            if isinstance(transport, Transport):
+                transport.abort()
+
+    def departed(self, connection: GuardedConnection) -> None:
+        """A socket closed: stop counting it."""
+        if connection.counted:
+            self.counts.remove(connection.counted)
+            connection.counted = ""
+
+    def _count(self, connection: GuardedConnection, address: str) -> int:
+        connection.counted = address
+        return self.counts.add(address)
+
     def _authorize(self, connection: ServerConnection, request: Request) -> Response | None:
-        path = request.path.split("?")[0]
+        assert isinstance(connection, GuardedConnection)
+        refusal = self._admit(connection, request)
+        if refusal is not None:
+            status, text = refusal
+            self.links.note(
+                "handshake_refused", address=connection.address, status=status.value,
+                path=request.path[:80],
+            )
+            response = text_response(status, text)
+            if status == HTTPStatus.TOO_MANY_REQUESTS and "admin" in text:
+                wait = self.admin_gate.retry_after(connection.address, _now())
+                response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+            return response
         if not is_upgrade(request):
             # Plain HTTP on the same port: the browser client's page and files.
             return serve_file(self._web_root, request.path)
-        if path == "/admin":
-            header = request.headers.get("Authorization", "")
-            expected = f"Bearer {self.admin_token}"
-            if not self.admin_token or not hmac.compare_digest(header.encode(), expected.encode()):
-                return connection.respond(HTTPStatus.UNAUTHORIZED, "admin token required\n")
-            return None
-        if path not in ("/", "/play"):
-            return connection.respond(HTTPStatus.NOT_FOUND, "no such endpoint\n")
-        if len(self.sessions) >= self.config.max_connections:
-            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "server full\n")
         return None
 
+    def _admit(
+        self, connection: GuardedConnection, request: Request
+    ) -> tuple[HTTPStatus, str] | None:
+        """Why the request is refused (status and sentence), or ``None`` to let it in."""
+        headers = request.headers
+        if not connection.counted:  # from a trusted proxy: count the client it names
+            connection.address = self.proxies.client(connection.peer, headers)
+            self._count(connection, connection.address)
+        limit = self.config.max_connections_per_address
+        if limit and self.counts.of(connection.address) > limit:
+            return HTTPStatus.TOO_MANY_REQUESTS, "too many connections from your address\n"
+        if self.counts.total > self.config.max_connections:
+            return HTTPStatus.SERVICE_UNAVAILABLE, "server full\n"
+        if not is_upgrade(request):
+            return None
+        scheme = self.proxies.scheme(connection.peer, headers, self._tls is not None)
+        if not self.origins.allows(headers, scheme):
+            return HTTPStatus.FORBIDDEN, "cross-origin connection refused\n"
+        path = request.path.split("?")[0]
+        if path == "/admin":
+            return self._admin_login(connection.address, headers.get("Authorization", ""))
+        if path not in ("/", "/play"):
+            return HTTPStatus.NOT_FOUND, "no such endpoint\n"
+        return None
+
+    def _admin_login(self, address: str, header: str) -> tuple[HTTPStatus, str] | None:
+        now = _now()
+        if self.admin_gate.retry_after(address, now):
+            return HTTPStatus.TOO_MANY_REQUESTS, "admin locked out after failed tokens\n"
+        expected = f"Bearer {self.admin_token}"
+        if not self.admin_token or not secrets.compare_digest(header.encode(), expected.encode()):
+            self.admin_gate.failed(address, now)
+            return HTTPStatus.UNAUTHORIZED, "admin token required\n"
+        self.admin_gate.succeeded(address)
+        return None
+
+    # ------------------------------------------------------------------ connections
+
     async def _connection(self, connection: ServerConnection) -> None:
+        assert isinstance(connection, GuardedConnection)
         if connection.request is not None and connection.request.path.startswith("/admin"):
             await self.admin.serve(connection)
             return
-        session = Session(
-            secrets.token_hex(6),
-            self.config.outbound_queue,
-            TokenBucket(self.config.rate_per_second, float(self.config.rate_burst)),
-        )
+        session = self.links.session(connection, connection.address)
         self.sessions.add(session)
-        writer = asyncio.create_task(self._writer(connection, session))
-        slog = log.bind(session=session.session_id)
-        slog.info("connected", peer=str(connection.remote_address))
+        self.links.note("connected", session=session.session_id, address=connection.address)
         try:
-            await self._reader(connection, session)
-        except ConnectionClosed:
-            pass
+            await self.links.run(connection, session, connection.accepted_at)
         finally:
             self.sessions.discard(session)
             await self.players.disconnected(session)
-            session.finish()
-            await writer
-            slog.info("disconnected", code=connection.close_code)
-
-    async def _writer(self, connection: ServerConnection, session: Session) -> None:
-        while True:
-            frame = await session.outbox.get()
-            if frame is None:
-                break
-            try:
-                await connection.send(frame)
-            except ConnectionClosed:
-                return
-        if session.overflowed:
-            await connection.close(CLOSE_POLICY, "too slow: outbound queue overflowed")
-        elif session.close_reason:
-            # Close only after what was queued (e.g. the rate_limited errors) has gone out.
-            await connection.close(CLOSE_POLICY, session.close_reason)
-
-    async def _reader(self, connection: ServerConnection, session: Session) -> None:
-        loop = asyncio.get_running_loop()
-        async for frame in connection:
-            if not session.bucket.allow(loop.time()):
-                session.strikes += 1
-                session.send(error(RateLimited("too many messages; slow down")))
-                if session.strikes >= self.config.flood_strikes:
-                    session.close_reason = "message flood"
-                    return
-                continue
-            try:
-                await self._dispatch(session, parse_frame(frame))
-            except GameError as exc:
-                session_log(session).info("refused", code=exc.code, reason=exc.message)
-                session.send(error(exc))
-            except Exception:
-                log.exception("dispatch_failed", session=session.session_id)
-                session.send(internal_error())
+            self.links.note(
+                "disconnected", session=session.session_id, code=connection.close_code,
+                reason=session.close_reason or None,
+            )
 
     async def _dispatch(self, session: Session, message: p.ClientMessage) -> None:
         if isinstance(message, p.Hello):
@@ -224,23 +321,84 @@ class PaijuServer:
         await self.players.dispatch(session, message)
 
 
+def _now() -> float:
+    return asyncio.get_running_loop().time()
+
+
+def tls_context(config: ServerConfig) -> ssl.SSLContext | None:
+    """The TLS context for ``wss://`` and ``https://`` (TLS 1.2 or later), or ``None`` when no
+    certificate is set. Raises ``ValueError`` naming the files if they cannot be loaded."""
+    if not config.tls_cert_file:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(config.tls_cert_file, config.tls_key_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise ValueError(
+            f"cannot load the TLS certificate {config.tls_cert_file} and key "
+            f"{config.tls_key_file}: {exc}"
+        ) from None
+    return context
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a bind address) is reachable from this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_exposure(config: ServerConfig) -> str | None:
+    """Refuse to serve cleartext on a public address unless the operator said so
+    (``public_cleartext``: a TLS proxy in front); returns the warning to print then.
+
+    Raises ``ValueError`` with one sentence saying what to do."""
+    if config.tls_cert_file or is_loopback(config.host):
+        return None
+    if not config.public_cleartext:
+        raise ValueError(
+            f"refusing to serve cleartext on {config.host or 'every address'}: seat and admin "
+            "tokens would cross the network unencrypted; set tls_cert_file and tls_key_file, "
+            "or put a TLS proxy in front and set public_cleartext = true (docs/security.md)"
+        )
+    return (
+        f"paiju: warning: cleartext on {config.host or 'every address'}:{config.port} "
+        "(public_cleartext = true): only a TLS proxy in front may be reachable from outside"
+    )
+
+
 def resolve_admin_token(config: ServerConfig) -> str:
-    """The configured admin token, or a fresh one written to ``admin_token_file`` (0600)."""
+    """The configured admin token, or a fresh one written to ``admin_token_file``, whose mode
+    is set to 0600 even if the file existed with another one (a symlink is refused)."""
     if config.admin_token:
         return config.admin_token
     path = Path(config.admin_token_file)
     path.parent.mkdir(parents=True, exist_ok=True)
     token = secrets.token_urlsafe(24)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        raise ValueError(f"cannot write the admin token file {path}: {exc}") from None
     with os.fdopen(fd, "w") as handle:
+        os.fchmod(handle.fileno(), 0o600)
         handle.write(token + "\n")
     return token
 
 
 async def run_server(config: ServerConfig, store: Store) -> None:
-    """Serve until SIGTERM or SIGINT, then shut down gracefully."""
+    """Serve until SIGTERM or SIGINT, then shut down gracefully.
+
+    Raises ``ValueError`` (one sentence) for a set-up that must not start: cleartext on a
+    public address without ``public_cleartext``, TLS files that do not load."""
+    warning = check_exposure(config)
     server = PaijuServer(config, store, resolve_admin_token(config))
     await server.start()
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     where = "the configured admin_token" if config.admin_token else config.admin_token_file
     print(
         f"paiju: serving {server.url} (open it in a browser to play); "

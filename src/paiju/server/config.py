@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -32,6 +33,28 @@ class ServerConfig:
     timers: dict[str, float] = field(default_factory=lambda: {"turn": 30.0, "claim": 10.0})
     player_rooms: bool = True
     web_root: str = ""
+    # Hostile clients (docs/security.md lists each limit with its close code or error).
+    hello_timeout: float = 5.0
+    max_connections_per_address: int = 32
+    trusted_proxies: list[str] = field(default_factory=list)
+    allowed_origins: list[str] = field(default_factory=list)
+    rate_bytes_per_second: int = 32768
+    rate_bytes_burst: int = 131072
+    max_spectators_per_room: int = 100
+    max_spectators: int = 2000
+    outbound_queue_bytes: int = 1048576
+    send_timeout: float = 10.0
+    socket_send_buffer: int = 65536
+    finished_room_grace: float = 600.0
+    admin_backoff: float = 1.0
+    admin_backoff_max: float = 300.0
+    log_lines_per_second: float = 20.0
+    tls_cert_file: str = ""
+    tls_key_file: str = ""
+    public_cleartext: bool = False
+
+    def __post_init__(self) -> None:
+        check_limits(self)
 
     def with_overrides(self, overrides: dict[str, Any]) -> ServerConfig:
         """A copy with the given settings replaced (``None`` values are ignored).
@@ -58,6 +81,8 @@ def _checked(name: str, value: Any, default: Any) -> Any:
         ok = isinstance(value, int) and not isinstance(value, bool)
     elif isinstance(default, float):
         ok, value = number, float(value) if number else value
+    elif isinstance(default, list):
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
     else:  # timers: a table of kind -> seconds
         ok = isinstance(value, dict) and all(
             isinstance(v, int | float) and not isinstance(v, bool) and v >= 0
@@ -65,9 +90,62 @@ def _checked(name: str, value: Any, default: Any) -> Any:
         )
         value = {str(k): float(v) for k, v in value.items()} if ok else value
     if not ok:
-        kind = "a table of seconds" if isinstance(default, dict) else type(default).__name__
+        kind = type(default).__name__
+        if isinstance(default, dict | list):
+            kind = "a table of seconds" if isinstance(default, dict) else "a list of strings"
         raise ValueError(f"setting {name} must be {kind}, not {value!r}")
     return value
+
+
+#: The shortest admin token a configuration may set (a generated one has 32 characters).
+MIN_ADMIN_TOKEN = 32
+
+#: Settings that must not be negative (0 means "no limit" or "at once", see configs/server.toml).
+NOT_NEGATIVE = (
+    "hello_timeout", "max_connections_per_address", "rate_bytes_per_second", "send_timeout",
+    "socket_send_buffer", "finished_room_grace", "admin_backoff", "admin_backoff_max",
+    "log_lines_per_second", "max_spectators_per_room", "max_spectators",
+)
+#: Settings that must be above zero.
+POSITIVE = (
+    "max_frame_bytes", "rate_per_second", "rate_burst", "flood_strikes", "outbound_queue",
+    "outbound_queue_bytes", "max_connections",
+)
+
+
+def check_limits(config: ServerConfig) -> None:
+    """Refuse settings that contradict each other or leave a door open, with one sentence.
+
+    Raises ``ValueError``: a negative or zero limit where that makes no sense, a configured
+    admin token shorter than ``MIN_ADMIN_TOKEN``, a byte burst too small for one frame, a
+    trusted proxy or allowed origin that does not parse, half a TLS setting."""
+    for name in NOT_NEGATIVE:
+        if getattr(config, name) < 0:
+            raise ValueError(f"setting {name} must not be negative")
+    for name in POSITIVE:
+        if getattr(config, name) <= 0:
+            raise ValueError(f"setting {name} must be above zero")
+    if config.admin_token and len(config.admin_token) < MIN_ADMIN_TOKEN:
+        raise ValueError(
+            f"setting admin_token must have at least {MIN_ADMIN_TOKEN} characters "
+            f"(it has {len(config.admin_token)}); leave it empty to get a random one"
+        )
+    if config.rate_bytes_per_second and config.rate_bytes_burst < config.max_frame_bytes:
+        raise ValueError("setting rate_bytes_burst must be at least max_frame_bytes")
+    if bool(config.tls_cert_file) != bool(config.tls_key_file):
+        raise ValueError("settings tls_cert_file and tls_key_file go together: set both or none")
+    for entry in config.trusted_proxies:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ValueError(
+                f"setting trusted_proxies: {entry!r} is not an address or network"
+            ) from None
+    for origin in config.allowed_origins:
+        if origin != "*" and "://" not in origin:
+            raise ValueError(
+                f"setting allowed_origins: {origin!r} is not an origin like https://example.com"
+            )
 
 
 def load_config(path: str | Path | None) -> ServerConfig:

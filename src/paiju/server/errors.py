@@ -72,6 +72,12 @@ class UnknownPreset(GameError):
     code = "unknown_preset"
 
 
+class SpectatorsFull(GameError):
+    """The room, or the whole server, has as many spectators as it takes."""
+
+    code = "spectators_full"
+
+
 class RoomClosed(WrongPhase):
     """The room was closed (or its server is stopping); nothing more happens in it."""
 
@@ -82,7 +88,8 @@ ERROR_CODES: dict[str, str] = {
     "invalid_message": "unknown type, missing field or wrong field",
     "unsupported_version": "the hello named a protocol version the server does not speak",
     "hello_required": "the first message of a connection must be hello",
-    "rate_limited": "too many messages; slow down (repeated floods close the connection)",
+    "rate_limited": "messages cost more than the connection's budget; slow down (repeated "
+    "floods close the connection)",
     "unknown_room": "no room with that id",
     "bad_token": "the resume token is unknown or revoked",
     "already_joined": "this connection already holds a seat or watches a room",
@@ -103,5 +110,6 @@ ERROR_CODES: dict[str, str] = {
     "invalid_name": "the name is empty, longer than 24 characters, or has control characters",
     "rooms_disabled": "the operator does not let players open rooms",
     "unknown_preset": "no room preset by that name",
+    "spectators_full": "the room (or the server) has as many spectators as it takes",
     "internal_error": "the server failed to carry out the message; resume if in doubt",
 }

@@ -62,7 +62,7 @@ def preset_info(preset: RoomPreset) -> dict[str, Any]:
 def room_row(room: Room) -> dict[str, Any]:
     """A room as the lobby lists it: public facts only."""
     table = room.table
-    seats = [slot.public(s) for s, slot in enumerate(table.seats)]
+    seats = table.info().public_seats()
     return {
         "room": room.room_id,
         "variant": table.engine.name,

@@ -14,11 +14,18 @@ from paiju.core.errors import GameError
 from paiju.persistence.store import Store
 from paiju.server import protocol as p
 from paiju.server.config import ServerConfig
-from paiju.server.errors import AlreadyJoined, BadToken, InvalidMessage, RoomClosed, RoomsDisabled
+from paiju.server.errors import (
+    AlreadyJoined,
+    BadToken,
+    InvalidMessage,
+    RoomClosed,
+    RoomsDisabled,
+    SpectatorsFull,
+)
 from paiju.server.lobby import check_name, lobby_message
 from paiju.server.rooms import Room, RoomManager
-from paiju.server.sessions import Session, new_token, token_hash
-from paiju.server.wire import encode
+from paiju.server.sessions import CLOSE_TAKEN_OVER, Session, new_token, token_hash
+from paiju.server.wire import encode_bytes
 from paiju.table import commands as c
 from paiju.table.effects import Effect
 from paiju.table.errors import NotSeated, WrongPhase
@@ -76,11 +83,27 @@ class Players:
     def _watch(
         self, room: Room, session: Session, table: Table, now: float
     ) -> tuple[None, list[Effect]]:
+        self._check_spectators(room)
         room.spectators.add(session)
         session.room, session.seat = room, None
         session.send(p.Joined(type="joined", room=room.room_id, seat=None, token=None))
-        session.send_frame(encode(table.snapshot(None, now)))
+        session.send_frame(encode_bytes(table.snapshot(None, now)))
         return None, []
+
+    def _check_spectators(self, room: Room) -> None:
+        """``SpectatorsFull`` when the room, or the server, has all the spectators it takes:
+        every spectator costs a send per change, so a swarm must not slow the other tables."""
+        per_room, total = self.config.max_spectators_per_room, self.config.max_spectators
+        if per_room and len(room.spectators) >= per_room:
+            raise SpectatorsFull(
+                f"room {room.room_id} has {per_room} spectators, as many as it takes",
+                details={"limit": per_room},
+            )
+        if total and self.rooms.spectator_count() >= total:
+            raise SpectatorsFull(
+                f"the server has {total} spectators, as many as it takes",
+                details={"limit": total},
+            )
 
     async def _take_seat(self, session: Session, room: Room, seat: int | None, name: str) -> None:
         """Seat ``session`` in ``room`` (``seat``, or the first free one) with a new token."""
@@ -119,6 +142,7 @@ class Players:
         def job(table: Table, now: float) -> tuple[None, list[Effect]]:
             if not table.info().is_human(seat):
                 raise BadToken("that seat is no longer yours")
+            _take_over(room, seat)
             self._attach(room, session, seat, message.token)
             # The table answers a reconnection with exactly one full state for the seat.
             return None, table.handle(seat, c.Connected(True), now)
@@ -170,7 +194,14 @@ class Players:
             command = c.RemoveBot(message.seat)
         else:
             raise InvalidMessage(f"unexpected message type {message.type!r}")
-        await room.call(lambda table, now: (None, table.handle(seat, command, now)))
+
+        def job(table: Table, now: float) -> tuple[None, list[Effect]]:
+            if session.room is not room or session.seat != seat:
+                # Queued before another connection took the seat over.
+                raise NotSeated("this connection no longer holds the seat")
+            return None, table.handle(seat, command, now)
+
+        await room.call(job)
 
     async def disconnected(self, session: Session) -> None:
         """The connection is gone: stop sending to it; its seat shows as disconnected."""
@@ -237,6 +268,20 @@ class Players:
         await old.call(leave_old)
         session.room, session.seat = None, None
         await self._take_seat(session, new_room, seat, name)
+
+
+def _take_over(room: Room, seat: int) -> None:
+    """One connection per seat: whoever holds ``seat`` now is told and closed (4001)."""
+    for old in list(room.members.get(seat, ())):
+        room.detach(old)
+        if isinstance(old, Session):
+            old.room, old.seat = None, None
+            old.send(p.TakenOver(type="taken_over", room=room.room_id, seat=seat))
+            old.close_after_queued(CLOSE_TAKEN_OVER, TAKEN_OVER)
+            session_log(old).info("seat_taken_over", room=room.room_id, seat=seat)
+
+
+TAKEN_OVER = "seat taken over by another connection"
 
 
 def _not_in_a_room(session: Session) -> None:

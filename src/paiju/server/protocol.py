@@ -66,6 +66,7 @@ class ErrorCode(StrEnum):
     INVALID_NAME = "invalid_name"
     ROOMS_DISABLED = "rooms_disabled"
     UNKNOWN_PRESET = "unknown_preset"
+    SPECTATORS_FULL = "spectators_full"
     INTERNAL_ERROR = "internal_error"
 
 
@@ -314,8 +315,18 @@ class Lobby(_Message):
     rooms: list[RoomRow]
 
 
+class TakenOver(_Message):
+    """Another connection resumed your seat (one connection per seat). Your connection is
+    closed next, with code 4001; do not reconnect on your own, or the two would take the seat
+    from each other in turn."""
+
+    type: Literal["taken_over"]
+    room: str
+    seat: int
+
+
 ServerMessage = Annotated[
-    Welcome | Joined | State | GameEvent | Error | Pong | Left | Lobby,
+    Welcome | Joined | State | GameEvent | Error | Pong | Left | Lobby | TakenOver,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

@@ -23,7 +23,7 @@ from paiju.engines.registry import get_engine, make_bot, variants
 from paiju.persistence.store import RoomRecord, Store, write
 from paiju.server.config import RoomPreset, ServerConfig, load_preset, load_presets
 from paiju.server.errors import RoomClosed, UnknownPreset, UnknownRoom
-from paiju.server.wire import encode
+from paiju.server.wire import encode_bytes
 from paiju.table.effects import SPECTATORS, Effect, Persist, Send
 from paiju.table.table import (
     CLOSED,
@@ -47,15 +47,28 @@ RoomJob = Callable[[Table, float], tuple[T, list[Effect]]]
 class Recipient(Protocol):
     """A room member: something that takes encoded frames (a session)."""
 
-    def send_frame(self, frame: str) -> None: ...
+    def send_frame(self, frame: bytes) -> None: ...
+
+    def left_room(self, room_id: str) -> None:
+        """The room let go of this member (it was unloaded)."""
 
 
 class Room:
     """A table, its members, and the task that alone may change it."""
 
-    def __init__(self, table: Table, store: Store) -> None:
+    def __init__(
+        self,
+        table: Table,
+        store: Store,
+        finished_grace: float | None = None,
+        on_unload: Callable[[Room], None] | None = None,
+    ) -> None:
         self.table = table
         self.store = store
+        # A finished room leaves memory this long after the match ended (None: never).
+        self.finished_grace = finished_grace
+        self._unload_at: float | None = None
+        self._on_unload = on_unload
         self.members: dict[int, set[Recipient]] = {}
         self.spectators: set[Recipient] = set()
         self._inbox: asyncio.Queue[tuple[RoomJob[Any], asyncio.Future[Any]] | None] = (
@@ -103,10 +116,14 @@ class Room:
                 item[1].set_exception(RoomClosed("the room is closed"))
 
     def wake_at(self) -> float | None:
-        """When the task next ticks the table: its deadline, but not before a failed tick's
-        retry time (a deadline that keeps failing would otherwise spin the loop)."""
+        """When the task next wakes: the table's deadline, but not before a failed tick's
+        retry time (a deadline that keeps failing would otherwise spin the loop), or the time
+        a finished room is unloaded."""
         deadline = self.table.next_deadline()
-        return None if deadline is None else max(deadline, self._hold_until)
+        wake = None if deadline is None else max(deadline, self._hold_until)
+        if self._unload_at is not None:
+            wake = self._unload_at if wake is None else min(wake, self._unload_at)
+        return wake
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -117,12 +134,41 @@ class Room:
                 item = await asyncio.wait_for(self._inbox.get(), timeout)
             except TimeoutError:
                 self._tick(loop.time())
+                if self._due_for_unload(loop.time()):
+                    self._unload()
+                    return
                 continue
             if item is None:
                 return
             job, future = item
             self._run_job(job, future, loop.time())
             self._tick(loop.time())
+            self._due_for_unload(loop.time())
+
+    def _due_for_unload(self, now: float) -> bool:
+        """Start the grace period once the match is over; whether it has run out."""
+        if self.finished_grace is None or self.table.phase != FINISHED:
+            self._unload_at = None
+            return False
+        if self._unload_at is None:
+            self._unload_at = now + self.finished_grace
+        return now >= self._unload_at
+
+    def _unload(self) -> None:
+        """Leave memory (the room stays in the store): tell the members, end the task."""
+        self.closed = True
+        self.store.revoke_tokens(self.room_id)
+        for member in [*self.spectators, *(m for ms in self.members.values() for m in ms)]:
+            member.left_room(self.room_id)
+        self.members.clear()
+        self.spectators.clear()
+        while not self._inbox.empty():
+            item = self._inbox.get_nowait()
+            if item is not None and not item[1].done():
+                item[1].set_exception(RoomClosed("the room is closed"))
+        if self._on_unload is not None:
+            self._on_unload(self)
+        self.log.info("room_unloaded")
 
     def _run_job(self, job: RoomJob[Any], future: asyncio.Future[Any], now: float) -> None:
         try:
@@ -176,7 +222,7 @@ class Room:
     def _send(self, effect: Send) -> None:
         targets = self.spectators if effect.to == SPECTATORS else self.members.get(effect.to, ())
         if targets:
-            frame = encode(effect.message)  # once, however many connections watch
+            frame = encode_bytes(effect.message)  # once, however many connections watch
             for member in list(targets):
                 member.send_frame(frame)
 
@@ -305,13 +351,21 @@ class RoomManager:
         return table
 
     def _open(self, table: Table, record: RoomRecord) -> Room:
-        room = Room(table, self.store)
+        room = Room(table, self.store, self.config.finished_room_grace, self._unloaded)
         room.made_by_player = bool(record.settings.get("by_player", False))
         write(self.store, record.room_id, table.status())
         self.rooms[record.room_id] = room
         room.start()
         room.log.info("room_opened", seats=table.seat_count, phase=table.phase)
         return room
+
+    def _unloaded(self, room: Room) -> None:
+        if self.rooms.get(room.room_id) is room:
+            del self.rooms[room.room_id]
+
+    def spectator_count(self) -> int:
+        """Spectators of every live room."""
+        return sum(len(room.spectators) for room in self.rooms.values())
 
     def restore_all(self) -> int:
         """Bring back every room that was open when the server stopped; returns how many."""

@@ -1,4 +1,4 @@
-"""One connection's session: its outbound queue, its rate limit, and the seat it holds.
+"""One connection's session: its bounded outbound queue, its rate limit, and its seat.
 
 Sessions know their room; rooms know only that their members take frames (``Recipient``), so
 the dependency runs one way: sessions -> rooms.
@@ -9,11 +9,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Callable
 
 from paiju.server import protocol as p
 from paiju.server.rooms import Room
-from paiju.server.wire import encode
+from paiju.server.throttle import TokenBucket
+from paiju.server.wire import encode_bytes
 
 
 def new_token() -> str:
@@ -26,66 +28,105 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-@dataclass
-class TokenBucket:
-    """A per-connection rate limit: ``rate`` messages a second with bursts up to ``burst``."""
+#: Close codes (docs/protocol.md, "Connection closes").
+CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008
+CLOSE_TAKEN_OVER = 4001
 
-    rate: float
-    burst: float
-    tokens: float = -1.0
-    stamp: float = 0.0
+#: How a session asks its connection to close: ``kick(code, reason)``; it returns at once.
+Kick = Callable[[int, str], None]
 
-    def allow(self, now: float) -> bool:
-        """Spend one token if there is one; refill by elapsed time first."""
-        if self.tokens < 0:
-            self.tokens, self.stamp = self.burst, now
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+
+class Outbox:
+    """Frames waiting for the writer, bounded by count and by bytes."""
+
+    def __init__(self, max_frames: int, max_bytes: int) -> None:
+        self.max_frames = max_frames
+        self.max_bytes = max_bytes
+        self.frames: deque[bytes] = deque()
+        self.bytes = 0
+        self.ready = asyncio.Event()
+        self.ended = False
+
+    def put(self, frame: bytes) -> bool:
+        """Queue ``frame``; ``False`` (and nothing queued) if the box is full or ended."""
+        if self.ended:
             return True
-        return False
+        if len(self.frames) >= self.max_frames or self.bytes + len(frame) > self.max_bytes:
+            return False
+        self.frames.append(frame)
+        self.bytes += len(frame)
+        self.ready.set()
+        return True
+
+    async def get(self) -> bytes | None:
+        """The next frame, or ``None`` once the box is ended and empty."""
+        while not self.frames:
+            if self.ended:
+                return None
+            self.ready.clear()
+            await self.ready.wait()
+        frame = self.frames.popleft()
+        self.bytes -= len(frame)
+        return frame
+
+    def end(self, drop: bool = False) -> None:
+        """No more frames; the writer stops after what is queued (nothing, with ``drop``)."""
+        self.ended = True
+        if drop:
+            self.frames.clear()
+            self.bytes = 0
+        self.ready.set()
 
 
 class Session:
-    """A connected client. Rooms push messages with ``send``; a writer task drains them."""
+    """A connected client. Rooms push frames with ``send_frame``; a writer task drains them.
 
-    def __init__(self, session_id: str, queue_size: int, bucket: TokenBucket) -> None:
+    The session never blocks its sender: a frame that does not fit the outbox (a client that
+    stopped reading) drops what is queued and asks the connection to close with 1008."""
+
+    def __init__(
+        self,
+        session_id: str,
+        outbox: Outbox,
+        bucket: TokenBucket,
+        address: str = "",
+        kick: Kick | None = None,
+    ) -> None:
         self.session_id = session_id
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        self.outbox = outbox
         self.bucket = bucket
+        self.address = address
+        self.kick: Kick = kick or (lambda code, reason: None)
         self.greeted = False
         self.room: Room | None = None
         self.seat: int | None = None
         self.strikes = 0
-        self.overflowed = False
+        self.close_code = 0
         self.close_reason = ""
 
     def send(self, message: p.ServerMessage) -> None:
         """Queue ``message`` (encoded through the protocol's models)."""
-        self.send_frame(encode(message))
+        self.send_frame(encode_bytes(message))
 
-    def send_frame(self, frame: str) -> None:
-        """Queue an encoded frame; a client too slow to keep up is marked for disconnection."""
-        if self.overflowed:
-            return
-        try:
-            self.outbox.put_nowait(frame)
-        except asyncio.QueueFull:
-            # Drop what is queued and stop the writer; the connection closes with a reason.
-            self.overflowed = True
-            self._clear()
-            self.outbox.put_nowait(None)
+    def send_frame(self, frame: bytes) -> None:
+        """Queue an encoded frame; a client too slow to keep up is disconnected (1008)."""
+        if not self.outbox.put(frame):
+            self.close_code, self.close_reason = CLOSE_POLICY, TOO_SLOW
+            self.outbox.end(drop=True)
+            self.kick(CLOSE_POLICY, TOO_SLOW)
 
-    def finish(self) -> None:
-        """Let the writer task end after what is queued."""
-        try:
-            self.outbox.put_nowait(None)
-        except asyncio.QueueFull:
-            self.overflowed = True
-            self._clear()
-            self.outbox.put_nowait(None)
+    def close_after_queued(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` once what is queued has gone out."""
+        if not self.close_code:
+            self.close_code, self.close_reason = code, reason
+        self.outbox.end()
 
-    def _clear(self) -> None:
-        while not self.outbox.empty():
-            self.outbox.get_nowait()
+    def left_room(self, room_id: str) -> None:
+        """The room let go of this member (a finished room unloaded): forget it, say so."""
+        if self.room is not None and self.room.room_id == room_id:
+            self.room, self.seat = None, None
+            self.send(p.Left(type="left", room=room_id))
+
+
+TOO_SLOW = "too slow: outbound queue overflowed"

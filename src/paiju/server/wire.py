@@ -24,7 +24,8 @@ INTERNAL_ERROR = (
 def parse_frame(frame: str | bytes) -> p.ClientMessage:
     """A client frame as a protocol model.
 
-    Raises ``MalformedFrame`` for text that is not one JSON object (invalid UTF-8, a lone
+    Text and binary frames are read alike, from their bytes: a frame must be UTF-8 JSON.
+    Raises ``MalformedFrame`` for bytes that are not one JSON object (invalid UTF-8, a lone
     surrogate escape, nesting too deep included) and ``InvalidMessage`` for an object that is
     not a valid message."""
     try:
@@ -41,11 +42,18 @@ def parse_frame(frame: str | bytes) -> p.ClientMessage:
         ) from None
 
 
-def encode(message: p.ServerMessage | dict[str, Any]) -> str:
-    """The frame for ``message`` (a model, or the table's JSON data of one), checked against
-    the schema. Raises ``ValidationError`` for data that is not a server message: a bug."""
+def encode_bytes(message: p.ServerMessage | dict[str, Any]) -> bytes:
+    """The frame for ``message`` (a model, or the table's JSON data of one) as the UTF-8 bytes
+    that go on the wire, checked against the schema. Encoded once, the same bytes can go to
+    any number of connections. Raises ``ValidationError`` for data that is not a server
+    message: a bug."""
     model = message if not isinstance(message, dict) else p.SERVER_ADAPTER.validate_python(message)
-    return p.SERVER_ADAPTER.dump_json(model).decode("utf-8")
+    return p.SERVER_ADAPTER.dump_json(model)
+
+
+def encode(message: p.ServerMessage | dict[str, Any]) -> str:
+    """``encode_bytes`` as text."""
+    return encode_bytes(message).decode("utf-8")
 
 
 def error(exc: GameError) -> p.Error:

@@ -1,33 +1,23 @@
-"""One room's table: seats, the match (hand after hand), deadlines, bots and timeouts.
+"""One room's table: seats, the match (hand after hand), decisions and their deadlines, bots,
+timeouts, and what each viewer is sent.
 
 Sans-I/O in the manner of the websockets library's ``Protocol``: ``handle(seat, command, now)``
 and ``tick(now)`` return effects, ``next_deadline()`` says when ``tick`` wants to be called.
-``now`` is any monotonic clock in seconds; tests pass plain numbers.
-
-Versions are per viewer. Each seat (and the spectators together) has its own counter that
-increases only when a state it is sent differs from the last one in something it can see, and
-every action echoes the version of the state its seat decided on. The table's own ``version``
-counts every change (logs and operators see it) but never reaches a player: with one shared
-counter a seat could tell from a jump, or by probing with a version it was never shown, that
-another seat answered in secret. A seat's current decision became visible at some version of
-its own; an action naming an older one is ``stale_version`` (a claim that arrives after its
-window closed is refused instead of being applied to the next decision), and so is one naming a
-version the seat was never shown. Simultaneous decisions are unaffected: another seat's answer
-does not change what this seat sees, so its versions stay.
+``now`` is any monotonic clock in seconds; tests pass plain numbers. The pieces live beside
+this module: ``match`` (hand bookkeeping), ``decisions`` (who is asked, deadlines),
+``viewers`` (per-viewer versions), ``seats`` and ``phases``.
 """
 
 from __future__ import annotations
 
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import Any, Protocol
+from dataclasses import replace
+from typing import Any
 
-from paiju.core.errors import IllegalAction, InvalidOptions, NotYourTurn, StaleVersion
-from paiju.core.rng import SeededRng
+from paiju.core.errors import IllegalAction, InvalidOptions, NotYourTurn
 from paiju.core.seats import Seat
-from paiju.engines.base import Engine, Event, MatchInfo
+from paiju.engines.base import Engine, Event
 from paiju.table.commands import (
     Act,
     AddBot,
@@ -41,6 +31,7 @@ from paiju.table.commands import (
     RemoveBot,
     Start,
 )
+from paiju.table.decisions import Decisions, TableSettings, Waiting
 from paiju.table.effects import (
     SPECTATORS,
     ActionRecord,
@@ -52,26 +43,27 @@ from paiju.table.effects import (
     Send,
 )
 from paiju.table.errors import AlreadyAnswered, NotSeated, RoomFull, SeatTaken, WrongPhase
+from paiju.table.match import Match
+from paiju.table.phases import CLOSED, FINISHED, HAND_OVER, PLAYING, WAITING, Phase
+from paiju.table.seats import BotFactory, RoomInfo, SeatBot, Seats, SeatSlot
+from paiju.table.viewers import Viewers
 
-
-class Phase(StrEnum):
-    """Room phases, in order. ``hand_over`` shows a finished hand until the next one is dealt;
-    ``finished`` shows the match result; ``closed`` is the end (the operator closed it)."""
-
-    WAITING = "waiting"
-    PLAYING = "playing"
-    HAND_OVER = "hand_over"
-    FINISHED = "finished"
-    CLOSED = "closed"
-
-
-WAITING, PLAYING, HAND_OVER, FINISHED, CLOSED = (
-    Phase.WAITING,
-    Phase.PLAYING,
-    Phase.HAND_OVER,
-    Phase.FINISHED,
-    Phase.CLOSED,
-)
+__all__ = [
+    "CLOSED",
+    "FINISHED",
+    "HAND_OVER",
+    "PLAYING",
+    "WAITING",
+    "BotFactory",
+    "Phase",
+    "RoomInfo",
+    "SeatBot",
+    "SeatSlot",
+    "Table",
+    "TableFailed",
+    "TableSettings",
+    "Waiting",
+]
 
 #: Safety bound on actions taken inside one ``tick`` (bots answering bots with no delay).
 MAX_AUTOMATIC_ACTIONS = 100_000
@@ -87,82 +79,6 @@ class TableFailed(Exception):
     def __init__(self, effects: list[Effect]) -> None:
         super().__init__("the table failed while acting on its own")
         self.effects = effects
-
-
-class SeatBot(Protocol):
-    """What the table needs of a bot: an action for the view it is shown."""
-
-    def choose(self, view: Mapping[str, Any]) -> str: ...
-
-
-BotFactory = Callable[[Seat, int], SeatBot]
-
-
-@dataclass(frozen=True)
-class TableSettings:
-    """Time settings of a table, in seconds. A timer of 0 (or a missing kind) never expires."""
-
-    timers: Mapping[str, float] = field(default_factory=lambda: {"turn": 30.0})
-    bot_delay: float = 0.0
-    between_hands: float = 3.0
-
-    def timer(self, kind: str) -> float:
-        """Seconds a seat has for a decision of ``kind`` (falls back to ``default``)."""
-        return float(self.timers.get(kind, self.timers.get("default", 0.0)))
-
-
-@dataclass
-class SeatSlot:
-    """Who sits in a seat."""
-
-    kind: str = "empty"  # "empty", "human" or "bot"
-    name: str = ""
-    bot_level: int = 1
-    ready: bool = False
-    connected: bool = False
-
-    def public(self, seat: Seat) -> dict[str, Any]:
-        """The seat as every client sees it."""
-        return {
-            "seat": seat,
-            "kind": self.kind,
-            "name": self.name,
-            "ready": self.ready,
-            "connected": self.connected,
-        }
-
-
-@dataclass(frozen=True)
-class RoomInfo:
-    """What the host may read of a table (copies: changing them changes nothing)."""
-
-    room_id: str
-    variant: str
-    phase: Phase
-    hand: int
-    seats: tuple[SeatSlot, ...]
-    options: Mapping[str, Any]
-    preset: str | None
-    private: bool
-    rematch: str | None
-
-    def public_seats(self) -> list[dict[str, Any]]:
-        """The seats as every client sees them."""
-        return [slot.public(seat) for seat, slot in enumerate(self.seats)]
-
-    def is_human(self, seat: Seat) -> bool:
-        """Whether a person (not a bot, not nobody) holds ``seat``."""
-        return 0 <= seat < len(self.seats) and self.seats[seat].kind == "human"
-
-
-@dataclass
-class Waiting:
-    """A seat the game waits for: since which version, until when, and what it may do."""
-
-    version: int
-    deadline: float | None
-    legal: frozenset[Any]
-    shown_from: int | None = None  # the seat's own version at which it was first shown this
 
 
 class Table:
@@ -182,29 +98,41 @@ class Table:
         self.options = dict(options)
         self.seed = seed
         self.settings = settings
-        self._bot_factory = bot_factory
         self.seat_count = engine.seat_count(self.options)
-        self.seats = [SeatSlot() for _ in range(self.seat_count)]
-        self.bots: dict[Seat, SeatBot] = {}
+        self.seats = Seats(self.seat_count, bot_factory)
         self.phase: Phase = WAITING
-        self.version = 0
-        self.hand = 0
-        self.totals: tuple[int, ...] = (0,) * self.seat_count
-        self.hand_scores: list[tuple[int, ...]] = []
-        self.carry: dict[str, Any] = {}
+        self.version = 0  # counts every change; for logs and operators, never sent to a player
+        self.match = Match(engine, self.options, seed)
         self.state: Any = None
         self.seq = 0
         self.close_reason = ""
         self.last_joined: Seat | None = None
-        self._waiting: dict[Seat, Waiting] = {}
-        self._answered: set[Seat] = set()  # answered the simultaneous decision still open
-        self._last_shown: dict[Seat, dict[str, Any]] = {}
-        self._seen: dict[Seat, int] = {}  # per viewer (seat or SPECTATORS): its own version
-        self._seen_floor = 0  # where counters start (after a restore: above any old version)
+        self.decisions = Decisions(settings)
+        self.viewers = Viewers()
         self._next_hand_at: float | None = None
         self.preset: str | None = None  # how the room was made, for the lobby and clients
         self.private = False
         self.rematch: str | None = None  # the room id of this match's rematch, once offered
+
+    @property
+    def bots(self) -> dict[Seat, SeatBot]:
+        """The seats bots hold."""
+        return self.seats.bots
+
+    @property
+    def hand(self) -> int:
+        """The hand being played (or just finished)."""
+        return self.match.hand
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The match totals so far."""
+        return self.match.totals
+
+    @property
+    def hand_scores(self) -> list[tuple[int, ...]]:
+        """Each finished hand's scores."""
+        return self.match.hand_scores
 
     # ------------------------------------------------------------------ commands
 
@@ -244,13 +172,12 @@ class Table:
             raise WrongPhase("the match has started; join as a spectator or resume your seat")
         seat = command.seat
         if seat is None:
-            free = [s for s, slot in enumerate(self.seats) if slot.kind == "empty"]
-            if not free:
+            seat = self.seats.first_free()
+            if seat is None:
                 raise RoomFull(f"all {self.seat_count} seats are taken")
-            seat = free[0]
-        elif not 0 <= seat < self.seat_count or self.seats[seat].kind != "empty":
+        elif not 0 <= seat < self.seat_count or self.seats.kind(seat) != "empty":
             raise SeatTaken(f"seat {seat} is not free")
-        self.seats[seat] = SeatSlot(kind="human", name=command.name, connected=True)
+        self.seats.seat_person(seat, command.name)
         self.last_joined = seat
         return self._changed(now)
 
@@ -269,58 +196,50 @@ class Table:
             raise WrongPhase("the match has already started")
         self.seats[seat].ready = ready
         effects = self._changed(now)
-        if self._all_ready():
+        if self.seats.all_ready():
             effects += self._begin_match(now)
         return effects
 
-    def _all_ready(self) -> bool:
-        return all(s.kind == "bot" or (s.kind == "human" and s.ready) for s in self.seats)
-
     def _leave(self, seat: Seat, now: float) -> list[Effect]:
         if self.phase == WAITING:
-            self.seats[seat] = SeatSlot()
+            self.seats.free(seat)
             return self._changed(now)
         # Mid-match the seat is played by a bot (the trustee) so the others can finish.
         self._make_bot(seat, 1, f"{self.seats[seat].name} (bot)")
-        self._waiting.pop(seat, None)
-        effects = self._changed(now)
-        return effects
+        self.decisions.waiting.pop(seat, None)
+        return self._changed(now)
 
     def _start(self, bot_level: int, now: float) -> list[Effect]:
         if self.phase != WAITING:
             raise WrongPhase("the match has already started")
-        empty = [seat for seat, slot in enumerate(self.seats) if slot.kind == "empty"]
+        empty = [seat for seat in range(self.seat_count) if self.seats.kind(seat) == "empty"]
         # Make every bot before seating any, so a failure leaves the room as it was.
-        made = {seat: self._bot_factory(seat, bot_level) for seat in empty}
+        made = {seat: self._new_bot(seat, bot_level) for seat in empty}
         for seat, bot in made.items():
-            self.seats[seat] = SeatSlot(
-                kind="bot", name=f"bot {seat}", bot_level=bot_level, ready=True
-            )
-            self.bots[seat] = bot
+            self.seats.seat_bot(seat, bot, bot_level, f"bot {seat}")
         return self._begin_match(now)
 
     def add_bot(self, seat: Seat, level: int) -> None:
         """Put a bot in an empty seat before the match starts (operator set-up)."""
         if self.phase != WAITING:
             raise WrongPhase("bots can be added only while the room waits for players")
-        if not 0 <= seat < self.seat_count or self.seats[seat].kind != "empty":
+        if not 0 <= seat < self.seat_count or self.seats.kind(seat) != "empty":
             raise SeatTaken(f"seat {seat} is not free")
         self._make_bot(seat, level, f"bot {seat}")
 
     def _add_bot(self, seat: Seat, level: int, now: float) -> list[Effect]:
         self.add_bot(seat, level)
         effects = self._changed(now)
-        if self._all_ready():
+        if self.seats.all_ready():
             effects += self._begin_match(now)
         return effects
 
     def _remove_bot(self, seat: Seat, now: float) -> list[Effect]:
         if self.phase != WAITING:
             raise WrongPhase("bots can be removed only while the room waits for players")
-        if not 0 <= seat < self.seat_count or self.seats[seat].kind != "bot":
+        if not 0 <= seat < self.seat_count or self.seats.kind(seat) != "bot":
             raise SeatTaken(f"seat {seat} holds no bot")
-        self.seats[seat] = SeatSlot()
-        del self.bots[seat]
+        self.seats.free(seat)
         return self._changed(now)
 
     def _offer_rematch(self, room: str, now: float) -> list[Effect]:
@@ -329,18 +248,19 @@ class Table:
         self.rematch = room
         return self._changed(now)
 
-    def _make_bot(self, seat: Seat, level: int, name: str) -> None:
+    def _new_bot(self, seat: Seat, level: int) -> SeatBot:
         try:
-            bot = self._bot_factory(seat, level)
+            return self.seats.new_bot(seat, level)
         except ValueError as exc:  # the variant has no bot of that level
             raise InvalidOptions(str(exc)) from exc
-        self.seats[seat] = SeatSlot(kind="bot", name=name, bot_level=level, ready=True)
-        self.bots[seat] = bot
+
+    def _make_bot(self, seat: Seat, level: int, name: str) -> None:
+        self.seats.seat_bot(seat, self._new_bot(seat, level), level, name)
 
     def _close(self, reason: str) -> list[Effect]:
         self.phase = CLOSED
         self.close_reason = reason
-        self._waiting.clear()
+        self.decisions.clear()
         self._next_hand_at = None
         self.version += 1
         return [Persist(self.status()), *self._broadcast_states(0.0)]
@@ -348,15 +268,12 @@ class Table:
     # ------------------------------------------------------------------ the match
 
     def _begin_match(self, now: float) -> list[Effect]:
-        self.hand = 0
+        self.match.restart()
         return self._deal(now)
-
-    def _match_info(self) -> MatchInfo:
-        return MatchInfo(hand=self.hand, totals=self.totals, carry=self.carry)
 
     def _deal(self, now: float) -> list[Effect]:
         self._next_hand_at = None
-        if self.engine.match_over(self.options, self._match_info()):
+        if self.match.over():
             self.phase = FINISHED  # the last hand's state stays on view
             self.version += 1
             event = Event("match_over", {"totals": list(self.totals)})
@@ -365,33 +282,17 @@ class Table:
                 *self._send_events((event,)),
                 *self._broadcast_states(now),
             ]
-        rng = SeededRng(self.seed).derive(str(self.hand))
-        self.state = self.engine.initial_state(self.options, rng, self._match_info())
+        self.state = self.match.deal()
         self.phase = PLAYING
         self.version += 1
-        self._waiting.clear()
-        self._answered.clear()
-        self._refresh_waiting(now)
+        self.decisions.clear()
+        self._refresh(now)
         event = Event("hand_started", {"hand": self.hand})
         return [Persist(self.status()), *self._send_events((event,)), *self._broadcast_states(now)]
 
     def shown_version(self, target: Seat) -> int:
         """The version of the last state sent to ``target`` (a seat, or ``SPECTATORS``)."""
-        return self._seen.get(target, self._seen_floor)
-
-    def _check_version(self, seat: Seat, version: int, waiting: Waiting | None) -> None:
-        """Refuse an action against a state the seat was never shown or has since left.
-
-        The messages name only the seat's own versions, never the table's."""
-        shown = self.shown_version(seat)
-        if version > shown:
-            raise StaleVersion(f"version {version} was never sent to seat {seat} (last: {shown})")
-        began = waiting.shown_from if waiting is not None else None
-        if version < shown and (began is None or version < began):
-            raise StaleVersion(
-                f"version {version} is stale: your current state is version {shown}; "
-                "reload it and decide again"
-            )
+        return self.viewers.shown_version(target)
 
     def _act(
         self, seat: Seat, version: int | None, text: str, source: str, now: float
@@ -400,13 +301,13 @@ class Table:
         for it — a bot, a timeout, a restore — on the current state)."""
         if self.phase != PLAYING:
             raise WrongPhase(f"no hand is being played (the room is {self.phase})")
-        waiting = self._waiting.get(seat)
-        if waiting is None and seat in self._answered:
+        waiting = self.decisions.waiting.get(seat)
+        if waiting is None and seat in self.decisions.answered:
             raise AlreadyAnswered(
                 "you have already answered this decision; the other seats are still deciding"
             )
         if version is not None:
-            self._check_version(seat, version, waiting)
+            self.viewers.check(seat, version, waiting)
         if waiting is None:
             raise NotYourTurn(f"seat {seat} is not to act now")
         action = self.engine.parse_action(text)
@@ -416,31 +317,20 @@ class Table:
         self.version += 1
         self.seq += 1
         record = ActionRecord(self.hand, self.seq, seat, canonical, source, self.version)
-        self._waiting.pop(seat, None)
+        self.decisions.waiting.pop(seat, None)
         effects: list[Effect] = [Persist(record), *self._send_events(step.events)]
         if self.engine.is_terminal(self.state):
             effects += self._finish_hand(now)
         else:
-            self._refresh_waiting(now, acted=True)
-            self._note_answer(seat)
+            self._refresh(now, acted=True)
+            self.decisions.answer(seat, self.version)
             effects += self._broadcast_states(now)
         return effects
 
-    def _note_answer(self, seat: Seat) -> None:
-        """Remember ``seat`` answered while others still decide the same thing (a seat asked
-        since before this action); a new decision forgets every earlier answer."""
-        if any(w.version < self.version for w in self._waiting.values()):
-            self._answered.add(seat)
-        else:
-            self._answered.clear()
-
     def _finish_hand(self, now: float) -> list[Effect]:
-        scores = tuple(self.engine.scores(self.state))
-        self.totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
-        self.hand_scores.append(scores)
-        self.carry = self.engine.carry(self.state)
+        scores = self.match.finish(self.state)
         self.phase = HAND_OVER
-        self._waiting.clear()
+        self.decisions.clear()
         self._next_hand_at = now + self.settings.between_hands
         event = Event(
             "hand_scored", {"hand": self.hand, "scores": list(scores), "totals": list(self.totals)}
@@ -451,35 +341,8 @@ class Table:
             *self._broadcast_states(now),
         ]
 
-    def _refresh_waiting(self, now: float, acted: bool = False) -> None:
-        """Who the game waits for now, each with its deadline and the version it began at.
-
-        A seat newly asked gets a fresh deadline and keeps it while it stays asked. When an
-        action (``acted``) reopens a decision (a seat that had answered is asked again while
-        others still wait, as a shengji bid reopens the bidding) every seat still asked gets
-        the same fresh deadline. A deadline never depends on whether a seat's own options changed:
-        that depends on its hidden cards, and a seat that could only pass would answer first
-        (bots, timeouts) and show everyone who could not bid. A changed option list still
-        begins a new decision for the seat itself (older versions become stale).
-        """
-        to_act = self.engine.to_act(self.state)
-        for seat in [s for s in self._waiting if s not in to_act]:
-            del self._waiting[seat]
-        still = [s for s in to_act if s in self._waiting]
-        reopened = acted and bool(still) and len(still) < len(to_act)
-        for seat in to_act:
-            legal = self.engine.legal_actions(self.state, seat)
-            current = self._waiting.get(seat)
-            if current is None or reopened:
-                self._waiting[seat] = Waiting(self.version, self._deadline_for(seat, now), legal)
-            elif current.legal != legal:
-                self._waiting[seat] = Waiting(self.version, current.deadline, legal)
-
-    def _deadline_for(self, seat: Seat, now: float) -> float | None:
-        if seat in self.bots:
-            return now + self.settings.bot_delay
-        seconds = self.settings.timer(self.engine.timer_kind(self.state, seat))
-        return now + seconds if seconds > 0 else None
+    def _refresh(self, now: float, acted: bool = False) -> None:
+        self.decisions.refresh(self.engine, self.state, self.version, now, self.bots, acted)
 
     def restore(self, log: list[ActionRecord], now: float) -> None:
         """Rebuild a match in progress from its log after a restart (effects are dropped).
@@ -496,19 +359,15 @@ class Table:
             self.version = max(self.version, record.version)
         self.version += 1
         # Clients hold versions from before the restart; start every counter above them.
-        self._seen_floor = self.version
-        self._seen.clear()
-        self._last_shown.clear()
-        for waiting in self._waiting.values():
+        self.viewers.restart_above(self.version)
+        for waiting in self.decisions.waiting.values():
             waiting.shown_from = None
 
     # ------------------------------------------------------------------ time
 
     def next_deadline(self) -> float | None:
         """The earliest time at which ``tick`` has something to do, or ``None``."""
-        times = [w.deadline for w in self._waiting.values() if w.deadline is not None]
-        if self._next_hand_at is not None:
-            times.append(self._next_hand_at)
+        times = [t for t in (self.decisions.next_deadline(), self._next_hand_at) if t is not None]
         return min(times, default=None)
 
     def tick(self, now: float) -> list[Effect]:
@@ -531,18 +390,13 @@ class Table:
     def _next_due(self, now: float) -> Callable[[], list[Effect]] | None:
         if self.phase == HAND_OVER and self._next_hand_at is not None and self._next_hand_at <= now:
             return lambda: self._next_hand(now)
-        due = sorted(
-            (w.deadline, seat)
-            for seat, w in self._waiting.items()
-            if w.deadline is not None and w.deadline <= now
-        )
-        if self.phase != PLAYING or not due:
+        seat = self.decisions.due(now) if self.phase == PLAYING else None
+        if seat is None:
             return None
-        seat = due[0][1]
         return lambda: self._automatic_action(seat, now)
 
     def _next_hand(self, now: float) -> list[Effect]:
-        self.hand += 1
+        self.match.advance()
         return self._deal(now)
 
     def _automatic_action(self, seat: Seat, now: float) -> list[Effect]:
@@ -572,7 +426,7 @@ class Table:
 
     def snapshot(self, seat: Seat | None, now: float) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: a spectator): only what it may see."""
-        waiting = self._waiting.get(seat) if seat is not None else None
+        waiting = self.decisions.waiting.get(seat) if seat is not None else None
         deadline_ms = None
         if waiting is not None and waiting.deadline is not None:
             deadline_ms = max(0, round((waiting.deadline - now) * 1000))
@@ -585,7 +439,7 @@ class Table:
             "phase": self.phase,
             "hand": self.hand,
             "totals": list(self.totals),
-            "seats": [slot.public(s) for s, slot in enumerate(self.seats)],
+            "seats": self.seats.public(),
             "you": seat,
             "to_act": sorted(shown),
             "decision_version": waiting.shown_from if waiting is not None else None,
@@ -602,41 +456,29 @@ class Table:
         In a claim window, *who* is asked reveals who can claim the tile, so the engine's
         ``public_to_act`` narrows what is public; a seat always knows that it is itself asked.
         """
+        waiting = set(self.decisions.waiting)
         if self.state is None:
-            return set(self._waiting)
-        return set(self._waiting) & set(self.engine.public_to_act(self.state))
+            return waiting
+        return waiting & set(self.engine.public_to_act(self.state))
 
     def _broadcast_states(self, now: float) -> list[Effect]:
-        """A state message for every viewer whose state changed in anything but the version.
-
-        Skipping unchanged states matters for hidden information: a seat that is not told of
-        a change cannot learn from the version bump that another seat answered in secret.
-        Its older version stays valid for its own decision (see the module docstring).
-        """
-        targets = [s for s, slot in enumerate(self.seats) if slot.kind == "human"]
+        """A state message for every viewer whose state changed in anything but the version
+        (see ``Viewers.show``)."""
+        targets = self.seats.humans()
         sends: list[Effect] = []
         for target, viewer in [*((s, s) for s in targets), (SPECTATORS, None)]:
-            snapshot = self.snapshot(viewer, now)
-            shown = _content(snapshot)
-            changed = self._last_shown.get(target) != shown
-            if changed:
-                self._last_shown[target] = shown
-                self._seen[target] = self.shown_version(target) + 1
-            waiting = self._waiting.get(viewer) if viewer is not None else None
-            if waiting is not None and waiting.shown_from is None:
-                waiting.shown_from = self.shown_version(target)
-            if changed:
-                snapshot["version"] = self.shown_version(target)
-                snapshot["decision_version"] = waiting.shown_from if waiting is not None else None
-                sends.append(Send(target, snapshot))
+            waiting = self.decisions.waiting.get(viewer) if viewer is not None else None
+            send = self.viewers.show(target, self.snapshot(viewer, now), waiting)
+            if send is not None:
+                sends.append(send)
         return sends
 
     def _send_events(self, events: tuple[Event, ...]) -> list[Effect]:
         sends: list[Effect] = []
         for event in events:
             message = {"kind": event.kind, "data": dict(event.data)}
-            for seat, slot in enumerate(self.seats):
-                if slot.kind == "human" and event.visible_to(seat):
+            for seat in self.seats.humans():
+                if event.visible_to(seat):
                     sends.append(Send(seat, self._event_message(seat, message)))
             if event.visible_to(None):
                 sends.append(Send(SPECTATORS, self._event_message(SPECTATORS, message)))
@@ -650,8 +492,10 @@ class Table:
     def _changed(self, now: float) -> list[Effect]:
         self.version += 1
         if self.phase == PLAYING:
-            self._refresh_waiting(now)
+            self._refresh(now)
         return [Persist(self.status()), *self._broadcast_states(now)]
+
+    # ------------------------------------------------------------------ for the host
 
     def info(self) -> RoomInfo:
         """A read-only copy of the room's public facts, for the host (lobby, routing)."""
@@ -660,7 +504,7 @@ class Table:
             variant=self.engine.name,
             phase=self.phase,
             hand=self.hand,
-            seats=tuple(replace(slot) for slot in self.seats),
+            seats=tuple(replace(slot) for slot in self.seats.slots),
             options=dict(self.options),
             preset=self.preset,
             private=self.private,
@@ -669,18 +513,16 @@ class Table:
 
     def restore_seat(self, seat: Seat, kind: str, name: str, ready: bool, bot_level: int) -> None:
         """Seat a stored occupant again before ``restore`` (a restart; nothing is sent)."""
-        if self.phase != WAITING or self.seats[seat].kind != "empty":
+        if self.phase != WAITING or self.seats.kind(seat) != "empty":
             raise SeatTaken(f"seat {seat} is not free")
         if kind == "bot":
             self._make_bot(seat, bot_level, name or f"bot {seat}")
         elif kind == "human":
-            self.seats[seat] = SeatSlot(kind="human", name=name, ready=ready)
+            self.seats.seat_person(seat, name, ready=ready, connected=False)
 
     def status(self) -> RoomStatus:
-        seats = tuple(
-            slot.public(s) | {"bot_level": slot.bot_level} for s, slot in enumerate(self.seats)
-        )
-        return RoomStatus(self.phase, self.totals, seats)
+        """The room's summary as it is stored."""
+        return RoomStatus(self.phase, self.totals, self.seats.stored())
 
     def summary(self) -> dict[str, Any]:
         """What an operator sees of the room: no hidden tiles, and of the waiting seats only
@@ -693,7 +535,7 @@ class Table:
             "hand": self.hand,
             "totals": list(self.totals),
             "hand_scores": [list(s) for s in self.hand_scores],
-            "seats": [slot.public(s) for s, slot in enumerate(self.seats)],
+            "seats": self.seats.public(),
             "to_act": sorted(self._public_waiting()),
             "options": self.options,
         }
@@ -702,10 +544,3 @@ class Table:
 def _describe(exc: BaseException) -> str:
     """An exception with its traceback, as one text for the host's log."""
     return "".join(traceback.format_exception(exc)).rstrip()
-
-
-def _content(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """A state message without its counters (the version, the deadline countdown): what a
-    viewer can tell apart. The table's counters count hidden answers too; views carry none."""
-    skip = ("version", "deadline_ms", "decision_version")
-    return {k: v for k, v in snapshot.items() if k not in skip}

@@ -9,7 +9,8 @@ import pytest
 
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
-from paiju.engines.diu.bot import make_bot, shortfall
+from paiju.engines.diu.bot import shortfall
+from paiju.engines.diu.bot_level2 import make_bot
 from paiju.engines.diu.combos import ComboRules
 from paiju.engines.diu.engine import DiuEngine
 

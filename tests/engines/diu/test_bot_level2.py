@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from paiju.core.rng import SeededRng
-from paiju.engines.diu.bot import make_bot, shortfall
-from paiju.engines.diu.bot_level2 import acceptance, unseen
+from paiju.engines.diu.bot import shortfall
+from paiju.engines.diu.bot_level2 import acceptance, make_bot, unseen
 from paiju.engines.diu.cards import WILD, profile
 from paiju.engines.diu.combos import ComboRules
 

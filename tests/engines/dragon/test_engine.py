@@ -202,3 +202,19 @@ def test_custom_deal_with_options() -> None:
         state = ENGINE.apply(state, seat, ENGINE.timeout_action(state, seat)).state
     assert [tile_code(k) for k in state.hands[0]][-2:] == ["23", "12"]
     assert state.keys[0] == (1, 9, 11)  # no 至尊宝 with pair_set civil
+
+
+def test_the_view_marks_the_best_arrangement_until_the_seat_submits() -> None:
+    from paiju.core.rng import SeededRng
+    from paiju.engines.base import MatchInfo
+    from paiju.engines.dragon.engine import DragonEngine
+
+    engine = DragonEngine()
+    options = engine.normalize_options({"seats": 2})
+    state = engine.initial_state(options, SeededRng("best").derive("0"), MatchInfo(0, (0, 0)))
+    view = engine.view(state, 0)
+    timeout = engine.format_action(engine.timeout_action(state, 0))
+    assert view["best"] == timeout and view["best"] in view["legal"]
+    assert engine.view(state, None)["best"] is None  # a spectator has no hand
+    after = engine.apply(state, 0, engine.parse_action(timeout)).state
+    assert engine.view(after, 0)["best"] is None and engine.view(after, 1)["best"] is not None

@@ -197,3 +197,37 @@ def test_who_is_asked_in_a_claim_window_is_not_public() -> None:
             action = sorted(engine.legal_actions(state, seat), key=engine.format_action)[0]
             state = engine.apply(state, seat, action).state
     assert windows > 20, "claim windows must come up"
+
+
+def test_the_view_marks_the_last_discard_until_a_claim_takes_it() -> None:
+    from paiju.core.rng import SeededRng
+    from paiju.engines.base import MatchInfo
+    from paiju.engines.mcr.engine import McrEngine
+
+    engine = McrEngine()
+    options = engine.normalize_options({})
+    state = engine.initial_state(options, SeededRng("last").derive("0"), MatchInfo(0, (0,) * 4))
+    assert engine.view(state, None)["last_discard"] is None
+    seen_river, seen_window, seen_cleared = False, False, False
+    for _ in range(400):
+        if engine.is_terminal(state):
+            break
+        seat = min(engine.to_act(state))
+        legal = sorted(engine.legal_actions(state, seat), key=engine.format_action)
+        claims = [a for a in legal if engine.format_action(a).startswith(("peng", "chi"))]
+        action = claims[0] if claims else legal[-1]
+        text = engine.format_action(action)
+        state = engine.apply(state, seat, action).state
+        marked = engine.view(state, None)["last_discard"]
+        if state.window is not None and state.phase == "claim":
+            seen_window = True
+            claim = engine.view(state, None)["claim"]
+            assert marked == {"seat": state.window.source, "tile": claim["tile"]}
+        elif text.startswith(("peng", "chi")):
+            seen_cleared = True
+            assert marked is None
+        elif marked is not None:
+            seen_river = True
+            river = engine.view(state, None)["players"][marked["seat"]]["discards"]
+            assert river[-1] == marked["tile"]
+    assert seen_window and seen_river and seen_cleared

@@ -10,7 +10,8 @@ import pytest
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
 from paiju.engines.shengji.actions import make
-from paiju.engines.shengji.bot import SensibleBot, make_bot
+from paiju.engines.shengji.bot import SensibleBot
+from paiju.engines.shengji.bot_level2 import make_bot
 from paiju.engines.shengji.cards import sort_cards
 from paiju.engines.shengji.engine import ShengjiEngine
 from paiju.engines.shengji.state import ShengjiState

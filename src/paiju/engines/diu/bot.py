@@ -173,19 +173,3 @@ def _best_take_shortfall(
     takes = takes_for(rules, card, hand, melds).get(call, ())
     scores = [_after_best_discard(rules, _minus(hand, t.cards)) for t in takes]
     return min(scores) if scores else None
-
-
-#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
-BOT_LEVELS = (1, 2)
-
-
-def make_bot(level: int, rng: Rng) -> GreedyBot:
-    """The diu bot of ``level``: 1 ``GreedyBot``, 2 ``bot_level2.CountingBot`` (0 is the
-    generic random bot); ``ValueError`` for another level."""
-    if level not in BOT_LEVELS:
-        raise ValueError(f"diu has bot levels 1 and 2, not {level}")
-    if level == 2:
-        from paiju.engines.diu.bot_level2 import CountingBot
-
-        return CountingBot(rng)
-    return GreedyBot(rng)

@@ -171,3 +171,17 @@ class CountingBot(GreedyBot):
         if low != now:
             return (low, 0)
         return (low, self._acceptance(rules, _minus(left, [card])))
+
+
+#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
+BOT_LEVELS = (1, 2)
+
+
+def make_bot(level: int, rng: Rng) -> GreedyBot:
+    """The diu bot of ``level``: 1 ``GreedyBot``, 2 ``CountingBot`` (0 is the
+    generic random bot); ``ValueError`` for another level."""
+    if level not in BOT_LEVELS:
+        raise ValueError(f"diu has bot levels 1 and 2, not {level}")
+    if level == 2:
+        return CountingBot(rng)
+    return GreedyBot(rng)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from paiju.core.errors import MalformedAction
 from paiju.core.notation import split_tokens
-from paiju.engines.dragon.solver import Laid, canonical_chain
+from paiju.engines.dragon.rules import ScoringOptions
+from paiju.engines.dragon.solver import Laid, canonical_chain, solve_cached
 from paiju.engines.dragon.tiles import Kind, kind_of, tile_code
 
 
@@ -75,3 +76,11 @@ def format_action(action: Action) -> str:
         return "bust"
     laid = [f"{left}{right}" for left, right in action.chain]
     return " ".join(["chain", *laid, "|", *(tile_code(k) for k in action.leftover)])
+
+
+def optimal_action(hand: tuple[Kind, ...], scoring: ScoringOptions) -> Action:
+    """The solver's optimal arrangement of ``hand`` as an action."""
+    solution = solve_cached(tuple(sorted(hand)), scoring)
+    if not solution.chain:
+        return DeclareBust()
+    return Arrange(solution.chain, solution.leftover)

@@ -21,7 +21,7 @@ from paiju.engines.dragon.tiles import tile_code
 from paiju.engines.variant import Conformance
 
 _TILE_TEXT = re.compile(r"(^|\D)[1-6][1-6]($|\D)")
-_OWN_FIELDS = ("hand", "legal", "my_submission", "options")
+_OWN_FIELDS = ("hand", "legal", "my_submission", "best", "options")
 
 
 def _tile_strings(value: Any, path: str) -> list[str]:
@@ -40,8 +40,9 @@ def _own_leaks(view: dict[str, Any], own: list[str], who: str) -> list[str]:
     if view["hand"] != own:
         leaks.append(f"{who}: hand {view['hand']} is not its own tiles {own}")
     texts = list(view["legal"])
-    if view["my_submission"] is not None:
-        texts.append(view["my_submission"])
+    for own_text in (view["my_submission"], view["best"]):
+        if own_text is not None:
+            texts.append(own_text)
     for text in texts:
         action = parse_action(text)
         if isinstance(action, Arrange):

@@ -19,7 +19,7 @@ from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import EngineDefaults, Event, MatchInfo, Options, Step
 from paiju.engines.dragon import actions, rules
-from paiju.engines.dragon.actions import Action, Arrange, DeclareBust
+from paiju.engines.dragon.actions import Action, Arrange, DeclareBust, optimal_action
 from paiju.engines.dragon.schema import DragonView, ShowdownEvent, SubmittedEvent
 from paiju.engines.dragon.scoring import category
 from paiju.engines.dragon.solver import arrangements, best_leftover, solve_cached
@@ -189,12 +189,6 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         ]
 
 
-def optimal_action(hand: tuple[Kind, ...], scoring: rules.ScoringOptions) -> Action:
-    """The solver's optimal arrangement of ``hand`` as an action."""
-    solution = solve_cached(tuple(sorted(hand)), scoring)
-    if not solution.chain:
-        return DeclareBust()
-    return Arrange(solution.chain, solution.leftover)
 
 
 def hand_from_codes(codes: Iterable[str]) -> tuple[Kind, ...]:

@@ -65,6 +65,7 @@ class DragonView(TypedDict):
     to_act: list[int]
     hand: list[str]
     my_submission: str | None
+    best: str | None
     players: list[PlayerView]
     legal: list[str]
     legal_complete: bool

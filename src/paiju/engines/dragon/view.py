@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.core.seats import Seat
-from paiju.engines.dragon.actions import Action, Arrange, format_action
+from paiju.engines.dragon.actions import Action, Arrange, format_action, optimal_action
 from paiju.engines.dragon.schema import (
     ArrangementView,
     DragonView,
@@ -73,6 +73,14 @@ def _reveal(state: DragonState) -> ResultView:
     )
 
 
+def _best(state: DragonState, seat: Seat | None) -> str | None:
+    """The arrangement the solver rates best for the seat's own hand under the table's
+    scoring (the one the timeout would submit): the seat's own tiles only, nothing new."""
+    if seat is None:
+        return None
+    return format_action(optimal_action(state.hands[seat], state.scoring))
+
+
 def build_view(
     state: DragonState, seat: Seat | None, legal: list[str], to_act: list[Seat]
 ) -> DragonView:
@@ -90,6 +98,7 @@ def build_view(
         "to_act": to_act,
         "hand": [tile_code(k) for k in state.hands[seat]] if own and seat is not None else [],
         "my_submission": format_action(mine) if mine is not None else None,
+        "best": _best(state, seat) if own and mine is None and not state.over else None,
         "players": [
             PlayerView(seat=s, tiles=len(h), submitted=state.submissions[s] is not None)
             for s, h in enumerate(state.hands)

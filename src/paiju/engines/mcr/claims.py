@@ -170,7 +170,7 @@ def resolve(state: McrState, events: list[Event]) -> McrState:
             return _take(state, window, seat, action, events)
     source = window.source
     rivers = put(state.discards, source, (*state.discards[source], window.tile))
-    state = evolve(state, discards=rivers, window=None)
+    state = evolve(state, discards=rivers, window=None, last_discard=(source, window.tile))
     return draw(state, state.next_seat(source), events)
 
 
@@ -206,8 +206,9 @@ def _take(
         )
     )
     melds = put(state.melds, seat, (*state.melds[seat], meld))
+    # The claimed tile leaves the table's last discard for the claimer's meld.
     if meld.kind == GANG_MELD:
-        state = set_hand(state, seat, hand, melds=melds, window=None)
+        state = set_hand(state, seat, hand, melds=melds, window=None, last_discard=None)
         return draw(state, seat, events, replacement=True)
     return set_hand(
         state,
@@ -220,6 +221,7 @@ def _take(
         drawn=None,
         after_kong=False,
         turn_win=None,
+        last_discard=None,
     )
 
 

@@ -83,6 +83,13 @@ class OptionsView(TypedDict):
     claim_prompts: str
 
 
+class LastDiscardView(TypedDict):
+    """The discard a client marks as the last one: who discarded it and the tile."""
+
+    seat: int
+    tile: str
+
+
 class McrView(TypedDict):
     """What a seat (``seat`` null: a spectator) sees of an MCR hand."""
 
@@ -100,6 +107,7 @@ class McrView(TypedDict):
     players: list[PlayerView]
     legal: list[str]
     legal_complete: bool
+    last_discard: LastDiscardView | None
     hand: NotRequired[list[str]]
     winning_tiles: NotRequired[list[str] | None]
     drawn: NotRequired[str | None]

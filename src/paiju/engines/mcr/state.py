@@ -156,6 +156,7 @@ class McrState:
     window: Window | None = None
     wins: tuple[Win, ...] = ()
     result: tuple[int, ...] = (0, 0, 0, 0)
+    last_discard: tuple[Seat, Tile] | None = None  # the newest unclaimed discard in a river
 
     @property
     def dealer(self) -> Seat:

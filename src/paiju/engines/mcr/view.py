@@ -16,6 +16,7 @@ from paiju.engines.mcr.actions import Action, format_action
 from paiju.engines.mcr.schema import (
     ClaimView,
     HiddenMeldView,
+    LastDiscardView,
     McrView,
     MeldView,
     OptionsView,
@@ -23,7 +24,7 @@ from paiju.engines.mcr.schema import (
     ResultView,
     WinView,
 )
-from paiju.engines.mcr.state import ANGANG_MELD, OVER, McrState, Meld, Win
+from paiju.engines.mcr.state import ANGANG_MELD, OVER, ROB, McrState, Meld, Win
 from paiju.engines.mcr.tiles import Tile, tile_code
 
 WIND_CODES = ("F1", "F2", "F3", "F4")
@@ -101,6 +102,18 @@ def _winning_tiles(state: McrState, viewer: Seat) -> list[str] | None:
     return [_CODES[t] for t in sorted(state.waits[viewer])]
 
 
+def _last_discard(state: McrState) -> LastDiscardView | None:
+    """The discard a client marks: the one a claim window is open on, else the newest one
+    lying unclaimed in a river (public facts both)."""
+    window = state.window
+    if window is not None and state.phase != ROB:
+        return LastDiscardView(seat=window.source, tile=tile_code(window.tile))
+    if state.last_discard is None:
+        return None
+    seat, tile = state.last_discard
+    return LastDiscardView(seat=seat, tile=tile_code(tile))
+
+
 def build_view(
     state: McrState, viewer: Seat | None, to_act: frozenset[Seat], legal: frozenset[Action]
 ) -> McrView:
@@ -128,6 +141,7 @@ def build_view(
         players=[_player(state, s, viewer) for s in range(4)],
         legal=sorted(format_action(a) for a in legal),
         legal_complete=True,
+        last_discard=_last_discard(state),
     )
     if viewer is not None:
         view["hand"] = _codes(state.hands[viewer])

@@ -60,21 +60,6 @@ class SensibleBot:
         return _follow(view, legal, ctx)
 
 
-#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
-BOT_LEVELS = (1, 2)
-
-
-def make_bot(level: int, rng: Rng) -> SensibleBot:
-    """Level 1 is ``SensibleBot``, level 2 ``bot_level2.CountingBot``; ``ValueError`` for
-    another level."""
-    if level not in BOT_LEVELS:
-        raise ValueError(f"shengji has bot levels 1 and 2, not {level}")
-    if level == 2:
-        from paiju.engines.shengji.bot_level2 import CountingBot
-
-        return CountingBot(rng)
-    return SensibleBot(rng)
-
 
 def _cards(action: str) -> tuple[str, ...]:
     return parse_action(action).cards

@@ -166,3 +166,17 @@ def _lead(view: Mapping[str, Any], legal: list[str], ctx: TrumpContext) -> str:
     if fed:
         return min(fed, key=lambda a: (card_points(_cards(a)[0]), ctx.value(_cards(a)[0])))
     return choice
+
+
+#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
+BOT_LEVELS = (1, 2)
+
+
+def make_bot(level: int, rng: Rng) -> SensibleBot:
+    """Level 1 is ``SensibleBot``, level 2 ``CountingBot``; ``ValueError`` for
+    another level."""
+    if level not in BOT_LEVELS:
+        raise ValueError(f"shengji has bot levels 1 and 2, not {level}")
+    if level == 2:
+        return CountingBot(rng)
+    return SensibleBot(rng)

@@ -1,0 +1,199 @@
+"""One player connection's I/O: the reader that parses, budgets and dispatches every frame, the
+writer that drains the session's outbox, and the ways a connection is closed from outside.
+
+The room never waits for a connection: it queues frames on the session (``Session.send_frame``)
+and a writer task per connection sends them. A writer that cannot send (the client stopped
+reading) is not waited for either: the connection is closed from outside, and aborted if even
+the close cannot go out within ``send_timeout``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import structlog
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from paiju.core.errors import GameError
+from paiju.server import protocol as p
+from paiju.server.config import ServerConfig
+from paiju.server.errors import RateLimited
+from paiju.server.sessions import CLOSE_POLICY, Outbox, Session
+from paiju.server.throttle import LogLimiter, TokenBucket, message_cost
+from paiju.server.wire import error, internal_error, parse_frame
+
+log = structlog.get_logger("paiju.server")
+
+Dispatch = Callable[[Session, p.ClientMessage], Awaitable[None]]
+HELLO_TIMEOUT = "no hello in time"
+SEND_TIMEOUT = "too slow: a send waited too long"
+FLOOD = "message flood"
+
+
+async def close_or_abort(
+    connection: ServerConnection, code: int, reason: str, timeout: float
+) -> None:
+    """Close ``connection`` with ``code``; abort it if that takes longer than ``timeout``
+    seconds (0: no limit). A close frame waits behind everything the client has not read, so
+    without the abort a client that stopped reading would hold its connection for ever."""
+    try:
+        async with asyncio.timeout(timeout or None):
+            await connection.close(code, reason)
+    except TimeoutError:
+        connection.transport.abort()
+
+
+class Links:
+    """Runs player connections: one reader and one writer per connection."""
+
+    def __init__(self, config: ServerConfig, dispatch: Dispatch, limiter: LogLimiter) -> None:
+        self.config = config
+        self.dispatch = dispatch
+        self.limiter = limiter
+        self._closing: dict[ServerConnection, asyncio.Task[None]] = {}
+
+    def note(self, event: str, **fields: Any) -> None:
+        """Log a line caused by a client, unless such lines are being written too fast."""
+        suppressed = self.limiter.allow(event, asyncio.get_running_loop().time())
+        if suppressed is not None:
+            log.info(event, **fields, **({"suppressed": suppressed} if suppressed else {}))
+
+    def session(self, connection: ServerConnection, address: str) -> Session:
+        """A new session for ``connection`` from ``address``."""
+        config = self.config
+        return Session(
+            secrets.token_hex(6),
+            Outbox(config.outbound_queue, config.outbound_queue_bytes),
+            TokenBucket(config.rate_per_second, float(config.rate_burst)),
+            address=address,
+            kick=lambda code, reason: self.kick(connection, code, reason),
+        )
+
+    async def run(
+        self, connection: ServerConnection, session: Session, accepted_at: float
+    ) -> None:
+        """Serve ``session`` until its connection ends; the writer is done when this returns."""
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(self._writer(connection, session))
+        watchdog = None
+        if self.config.hello_timeout:
+            watchdog = loop.call_at(
+                accepted_at + self.config.hello_timeout, self._hello_due, connection, session
+            )
+        try:
+            await self._reader(connection, session)
+        except ConnectionClosed:
+            pass
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+            session.outbox.end()
+            await writer
+
+    def _hello_due(self, connection: ServerConnection, session: Session) -> None:
+        if not session.greeted:
+            self.kick(connection, CLOSE_POLICY, HELLO_TIMEOUT)
+
+    # ------------------------------------------------------------------ closing from outside
+
+    def kick(self, connection: ServerConnection, code: int, reason: str) -> None:
+        """Close ``connection`` with ``code`` soon, without waiting here; if the close frame
+        cannot be sent within ``send_timeout`` (a client that does not read), abort."""
+        if connection not in self._closing:
+            task = asyncio.get_running_loop().create_task(self._close(connection, code, reason))
+            self._closing[connection] = task
+            task.add_done_callback(lambda _: self._closing.pop(connection, None))
+
+    async def _close(self, connection: ServerConnection, code: int, reason: str) -> None:
+        await close_or_abort(connection, code, reason, self.config.send_timeout)
+
+    # ------------------------------------------------------------------ writer
+
+    async def _writer(self, connection: ServerConnection, session: Session) -> None:
+        timeout = self.config.send_timeout or None
+        while (frame := await session.outbox.get()) is not None:
+            try:
+                async with asyncio.timeout(timeout):
+                    await connection.send(frame, text=True)
+            except ConnectionClosed:
+                return
+            except TimeoutError:
+                session.outbox.end(drop=True)
+                self.kick(connection, CLOSE_POLICY, SEND_TIMEOUT)
+                return
+        if session.close_code:
+            # After what was queued (the rate_limited errors, a taken_over message) went out.
+            self.kick(connection, session.close_code, session.close_reason)
+        closing = self._closing.get(connection)
+        if closing is not None:
+            await asyncio.shield(closing)
+
+    # ------------------------------------------------------------------ reader
+
+    async def _reader(self, connection: ServerConnection, session: Session) -> None:
+        loop = asyncio.get_running_loop()
+        bytes_budget = TokenBucket(
+            float(self.config.rate_bytes_per_second), float(self.config.rate_bytes_burst)
+        )
+        while True:
+            # Bytes, not text: invalid UTF-8 is then a typed error, not a dropped connection.
+            frame = await connection.recv(decode=False)
+            if session.outbox.ended:
+                # Closing: keep reading (and dropping), or the client's answer to the close
+                # would sit behind unread frames and the close would wait for its timeout.
+                continue
+            if self.config.rate_bytes_per_second:
+                wait = bytes_budget.spend(loop.time(), len(frame))
+                if wait:
+                    await asyncio.sleep(wait)  # not read meanwhile: TCP slows the sender
+            try:
+                message: p.ClientMessage | None = parse_frame(frame)
+            except GameError as exc:
+                message = None
+                refusal: GameError | None = exc
+            else:
+                refusal = None
+            if not self._affordable(session, message, loop.time()):
+                continue
+            if refusal is not None:
+                self._refuse(session, refusal)
+            elif message is not None:
+                await self._carry_out(session, message)
+
+    def _affordable(self, session: Session, message: p.ClientMessage | None, now: float) -> bool:
+        """Spend the message's cost; if it is over budget, answer ``rate_limited`` and count a
+        strike (``flood_strikes`` of them close the connection after the answers)."""
+        if session.bucket.allow(now, message_cost(message.type if message else None)):
+            return True
+        session.strikes += 1
+        session.send(error(RateLimited("messages cost more than your budget; slow down")))
+        if session.strikes >= self.config.flood_strikes:
+            session.close_after_queued(CLOSE_POLICY, FLOOD)
+            self.note("flood_closed", session=session.session_id, address=session.address)
+        return False
+
+    async def _carry_out(self, session: Session, message: p.ClientMessage) -> None:
+        try:
+            await self.dispatch(session, message)
+        except GameError as exc:
+            self._refuse(session, exc)
+        except Exception:
+            log.exception("dispatch_failed", session=session.session_id)
+            session.send(internal_error())
+
+    def _refuse(self, session: Session, exc: GameError) -> None:
+        room = session.room.room_id if session.room is not None else None
+        self.note(
+            "refused", session=session.session_id, room=room, code=exc.code, reason=exc.message
+        )
+        session.send(error(exc))
+
+    async def shutdown(self) -> None:
+        """Wait for the closes in progress."""
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*self._closing.values(), return_exceptions=True)

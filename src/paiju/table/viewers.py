@@ -1,0 +1,76 @@
+"""Versions per viewer: what each seat (and the spectators together) has been shown.
+
+Each viewer has its own counter that increases only when a state it is sent differs from the
+last one in something it can see, and every action echoes the version of the state its seat
+decided on. The table's own ``version`` counts every change but never reaches a player: with
+one shared counter a seat could tell from a jump, or by probing with a version it was never
+shown, that another seat answered in secret. A seat's current decision became visible at some
+version of its own; an action naming an older one is ``stale_version``, and so is one naming a
+version the seat was never shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.core.errors import StaleVersion
+from paiju.core.seats import Seat
+from paiju.table.decisions import Waiting
+from paiju.table.effects import Send
+
+#: What differs between two states without a viewer being able to tell: counters (they count
+#: hidden answers too) and the countdown.
+COUNTERS = ("version", "deadline_ms", "decision_version")
+
+
+class Viewers:
+    """Each viewer's version and the last state content it was sent."""
+
+    def __init__(self) -> None:
+        self._seen: dict[Seat, int] = {}  # per viewer (seat or SPECTATORS): its own version
+        self._floor = 0  # where counters start (after a restore: above any old version)
+        self._last_shown: dict[Seat, dict[str, Any]] = {}
+
+    def shown_version(self, target: Seat) -> int:
+        """The version of the last state sent to ``target`` (a seat, or ``SPECTATORS``)."""
+        return self._seen.get(target, self._floor)
+
+    def check(self, seat: Seat, version: int, waiting: Waiting | None) -> None:
+        """Refuse an action against a state the seat was never shown or has since left.
+
+        The messages name only the seat's own versions, never the table's."""
+        shown = self.shown_version(seat)
+        if version > shown:
+            raise StaleVersion(f"version {version} was never sent to seat {seat} (last: {shown})")
+        began = waiting.shown_from if waiting is not None else None
+        if version < shown and (began is None or version < began):
+            raise StaleVersion(
+                f"version {version} is stale: your current state is version {shown}; "
+                "reload it and decide again"
+            )
+
+    def show(self, target: Seat, snapshot: dict[str, Any], waiting: Waiting | None) -> Send | None:
+        """The ``state`` to send ``target``, or ``None`` when it would show nothing new.
+
+        Skipping unchanged states matters for hidden information: a seat that is not told of
+        a change cannot learn from the version bump that another seat answered in secret. Its
+        older version stays valid for its own decision."""
+        content = {k: v for k, v in snapshot.items() if k not in COUNTERS}
+        changed = self._last_shown.get(target) != content
+        if changed:
+            self._last_shown[target] = content
+            self._seen[target] = self.shown_version(target) + 1
+        if waiting is not None and waiting.shown_from is None:
+            waiting.shown_from = self.shown_version(target)
+        if not changed:
+            return None
+        snapshot["version"] = self.shown_version(target)
+        snapshot["decision_version"] = waiting.shown_from if waiting is not None else None
+        return Send(target, snapshot)
+
+    def restart_above(self, version: int) -> None:
+        """Forget what was shown; every counter starts above ``version`` (after a restart the
+        clients hold versions from before it)."""
+        self._floor = version
+        self._seen.clear()
+        self._last_shown.clear()
