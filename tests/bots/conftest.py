@@ -49,24 +49,25 @@ async def start_server(rooms_dir: str) -> PaijuServer:
     return server
 
 
+async def serving(folder: Path, timer: float) -> AsyncIterator[PaijuServer]:
+    folder.mkdir()
+    srv = await start_server(presets(folder, timer))
+    yield srv
+    await srv.stop()
+
+
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[PaijuServer]:
     """Rooms without deadlines (timers 0): failures fall back to the bridge's trustee."""
-    folder = tmp_path / "rooms"
-    folder.mkdir()
-    srv = await start_server(presets(folder, 0.0))
-    yield srv
-    await srv.stop()
+    async for srv in serving(tmp_path / "rooms", 0.0):
+        yield srv
 
 
 @pytest.fixture
 async def timed_server(tmp_path: Path) -> AsyncIterator[PaijuServer]:
     """Rooms whose every decision has a short deadline (0.5 s)."""
-    folder = tmp_path / "timed"
-    folder.mkdir()
-    srv = await start_server(presets(folder, 0.5))
-    yield srv
-    await srv.stop()
+    async for srv in serving(tmp_path / "timed", 0.5):
+        yield srv
 
 
 def python(script: Path | str, *args: str) -> list[str]:

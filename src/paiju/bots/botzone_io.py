@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from paiju.bots.botzone import HandTranslator, Untranslatable
-from paiju.bots.external import Decision, Reporter
+from paiju.bots.external import Decision, ProgramDriver, Reporter
 from paiju.bots.program import Program, ProgramCrashed, ProgramError
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
@@ -126,7 +126,7 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-class BotzoneDriver:
+class BotzoneDriver(ProgramDriver):
     """Plays an MCR seat with a Botzone bot: every event the seat sees becomes the requests
     Botzone would send, every request is answered, and the response to the request a
     decision is about becomes the seat's action."""
@@ -134,10 +134,8 @@ class BotzoneDriver:
     def __init__(
         self, runner: BotzoneRunner, reporter: Reporter, answer_timeout: float, fallback: str
     ) -> None:
+        super().__init__(reporter, answer_timeout, fallback)
         self.runner = runner
-        self.reporter = reporter
-        self.answer_timeout = answer_timeout
-        self.fallback = fallback
         self.hand: HandTranslator | None = None
         self.last_request = ""
 
@@ -218,9 +216,6 @@ class BotzoneDriver:
         if action is None:
             self.reporter.failure("no discard named with the claim", "", self.fallback)
         return action
-
-    def refused(self, action: str, reason: str, fallback: str) -> None:
-        self.reporter.failure(f"invalid answer {action!r}: {reason}", self.last_request, fallback)
 
     def match_over(self, totals: Sequence[int]) -> None:
         self.runner.new_game()

@@ -106,7 +106,23 @@ class SeatDriver(Protocol):
         ...
 
 
-class JsonLinesDriver:
+class ProgramDriver:
+    """What every driver of a program keeps: where failures are reported, how long the
+    program may think without a deadline, what a failure falls back to, and the request last
+    sent (reported with a refusal)."""
+
+    def __init__(self, reporter: Reporter, answer_timeout: float, fallback: str) -> None:
+        self.reporter = reporter
+        self.answer_timeout = answer_timeout
+        self.fallback = fallback
+        self.last_request: Any = None
+
+    def refused(self, action: str, reason: str, fallback: str) -> None:
+        """Report that the table refused ``action``, the answer to the last request."""
+        self.reporter.failure(f"invalid answer {action!r}: {reason}", self.last_request, fallback)
+
+
+class JsonLinesDriver(ProgramDriver):
     """paiju's JSON-lines protocol: one request line per decision, one answer line.
 
     Requests carry ``id``; an answer may echo it. Answers left over from a request whose time
@@ -117,14 +133,11 @@ class JsonLinesDriver:
     def __init__(
         self, program: Program, reporter: Reporter, answer_timeout: float, fallback: str
     ) -> None:
+        super().__init__(reporter, answer_timeout, fallback)
         self.program = program
-        self.reporter = reporter
-        self.answer_timeout = answer_timeout
-        self.fallback = fallback
         self._events: list[Mapping[str, Any]] = []
         self._next_id = 0
         self._owed = 0  # requests whose answers timed out and may still arrive
-        self.last_request: dict[str, Any] | None = None
 
     def step(
         self,
@@ -179,11 +192,6 @@ class JsonLinesDriver:
                 self.fallback,
             )
             return None
-
-    def refused(self, action: str, reason: str, fallback: str) -> None:
-        self.reporter.failure(
-            f"invalid answer {action!r}: {reason}", self.last_request or {}, fallback
-        )
 
     def match_over(self, totals: Sequence[int]) -> None:
         notice = {"type": "match_over", "totals": list(totals)}

@@ -107,11 +107,15 @@ def ranked_discards(seen: Seen, view: Mapping[str, Any]) -> list[tuple[tuple[int
     return out
 
 
-def discard_level2(seen: Seen, view: Mapping[str, Any], rng: Rng) -> Tile:
-    """Lowest shanten, then the most effective unseen tiles (8-fan waits when ready)."""
-    ranked = ranked_discards(seen, view)
+def pick_best(ranked: list[tuple[tuple[int, ...], Tile]], rng: Rng) -> Tile:
+    """One of the discards sharing the best (first) key, chosen by ``rng``."""
     best = [t for k, t in ranked if k == ranked[0][0]]
     return best[rng.randbelow(len(best))]
+
+
+def discard_level2(seen: Seen, view: Mapping[str, Any], rng: Rng) -> Tile:
+    """Lowest shanten, then the most effective unseen tiles (8-fan waits when ready)."""
+    return pick_best(ranked_discards(seen, view), rng)
 
 
 def threats(view: Mapping[str, Any], seen: Seen) -> list[int]:

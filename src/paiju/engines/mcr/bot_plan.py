@@ -27,7 +27,13 @@ from functools import lru_cache
 from typing import Any
 
 from paiju.core.rng import Rng
-from paiju.engines.mcr.bot_levels import danger, own_packs, scoring_waits, threats
+from paiju.engines.mcr.bot_levels import (
+    danger,
+    own_packs,
+    pick_best,
+    scoring_waits,
+    threats,
+)
 from paiju.engines.mcr.bot_read import Seen, claim_tiles, shanten, ukeire, without
 from paiju.engines.mcr.hand import (
     Pack,
@@ -169,9 +175,7 @@ def ranked_plan(seen: Seen, view: Mapping[str, Any]) -> list[tuple[tuple[int, ..
 
 def discard_level3(seen: Seen, view: Mapping[str, Any], rng: Rng) -> Tile:
     """The best-planned discard; ties broken by ``rng``."""
-    ranked = ranked_plan(seen, view)
-    best = [t for k, t in ranked if k == ranked[0][0]]
-    return best[rng.randbelow(len(best))]
+    return pick_best(ranked_plan(seen, view), rng)
 
 
 def claim_level3(seen: Seen, view: Mapping[str, Any]) -> str:
