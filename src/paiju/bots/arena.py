@@ -78,6 +78,7 @@ class PlayerStats:
 
     score: dict[int, Sample] = field(default_factory=dict)
     extra: dict[str, dict[int, Sample]] = field(default_factory=dict)
+    counted: set[str] = field(default_factory=set)  # figures not only 0 or 1 (points, takes)
     think: list[float] = field(default_factory=list)  # seconds per decision
     failures: int = 0
 
@@ -89,6 +90,8 @@ class PlayerStats:
         self.score.setdefault(board, Sample()).add(score)
         for key, value in stats.items():
             self.extra.setdefault(key, {}).setdefault(board, Sample()).add(value)
+            if value not in (0.0, 1.0):
+                self.counted.add(key)
 
     def timed(self, seconds: float) -> None:
         self.think.append(seconds)

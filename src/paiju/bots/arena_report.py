@@ -65,6 +65,16 @@ def rate(sample: Sample) -> str:
     return f"{100 * sample.mean:.1f}% ± {100 * Z95 * sample.stderr:.1f}"
 
 
+def figure(stats: PlayerStats, key: str) -> str:
+    """A ``hand_stats`` figure: a rate when every value was 0 or 1 (win, deal-in), else its
+    mean per hand (points taken)."""
+    if key not in stats.extra:
+        return "-"
+    if key in stats.counted:
+        return interval(board_means(stats.extra[key]), digits=1)
+    return rate(board_means(stats.extra[key]))
+
+
 def p_text(p: float) -> str:
     return "< 1e-6" if p < 1e-6 else f"{p:.2g}"
 
@@ -72,11 +82,11 @@ def p_text(p: float) -> str:
 def tables(result: ArenaResult) -> tuple[list[str], list[list[str]], list[list[str]]]:
     """The player table's header and rows, and the pairwise rows (plain strings)."""
     keys = sorted({k for st in result.players.values() for k in st.extra})
-    header = ["player", "score/hand (95% CI)", *(f"{k} rate" for k in keys),
+    header = ["player", "score/hand (95% CI)", *keys,
               "ms/decision (mean, p99, max)", "failures"]
     rows = []
     for label, st in sorted(result.players.items(), key=lambda kv: -board_means(kv[1].score).mean):
-        extras = [rate(board_means(st.extra[k])) if k in st.extra else "-" for k in keys]
+        extras = [figure(st, k) for k in keys]
         mean, p99, most = st.think_ms()
         think = f"{mean:.2f}, {p99:.1f}, {most:.0f}"
         rows.append([label, interval(board_means(st.score)), *extras, think, str(st.failures)])
