@@ -120,14 +120,14 @@ def test_claim_responses_and_the_discard_named_with_them() -> None:
 @pytest.mark.parametrize(
     ("response", "view", "why"),
     [
-        ("PLAY J1", claim_view(["pass"], HAND, "W4"), "not a discard"),
+        ("PLAY J1", claim_view(["pass"], HAND, "W4"), "does not answer a discard"),
         ("PENG W4", claim_view(["pass", "peng"], HAND, "W4"), "lacks W4"),
         ("CHI W2 F1", claim_view(["chi W3", "pass"], HAND, "W3"), "not among paiju's legal"),
         ("CHI W8 F1", claim_view(["chi W3", "pass"], HAND, "W3"), "does not use the discarded"),
         ("HU", turn_view(["discard J1"], HAND), "Botzone counts flowers towards the 8"),
-        ("PASS", turn_view(["discard J1"], HAND), "not a draw-turn"),
+        ("PASS", turn_view(["discard J1"], HAND), "does not answer a draw"),
         ("", turn_view(["discard J1"], HAND), "empty"),
-        ("PENG", {"phase": "rob", "legal": ["hu", "pass"]}, "not a added-kong"),
+        ("PENG", {"phase": "rob", "legal": ["hu", "pass"]}, "does not answer an added kong"),
     ],
 )
 def test_untranslatable_responses_say_why(response: str, view: dict[str, Any], why: str) -> None:

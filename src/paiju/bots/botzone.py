@@ -146,7 +146,7 @@ class HandTranslator:
         else:
             action = self._claim_action(verb, args, view)
         if action is None:
-            raise Untranslatable(f"{response!r} is not a {_PHASES.get(phase, phase)} response")
+            raise Untranslatable(f"{response!r} does not answer {_PHASES.get(phase, phase)}")
         if action not in legal:
             raise Untranslatable(_why_not(action, response))
         return action
@@ -175,8 +175,11 @@ class HandTranslator:
         return f"discard {tile}" if tile else None
 
 
-_PHASES = {"turn": "draw-turn (PLAY/GANG/BUGANG/HU)", "claim": "discard (PASS/PENG/CHI/GANG/HU)",
-           "rob": "added-kong (PASS/HU)"}
+_PHASES = {
+    "turn": "a draw (PLAY/GANG/BUGANG/HU)",
+    "claim": "a discard (PASS/PENG/CHI/GANG/HU)",
+    "rob": "an added kong (PASS/HU)",
+}
 
 
 def _turn_action(verb: str, args: list[str]) -> str | None:

@@ -93,19 +93,6 @@ class Program:
             raise ProgramCrashed(self._exit_text())
         return line.rstrip("\r\n")
 
-    def drain(self) -> list[str]:
-        """Lines already written and not read yet (a late answer to an older request)."""
-        out: list[str] = []
-        while True:
-            try:
-                line = self._lines.get_nowait()
-            except queue.Empty:
-                return out
-            if line is None:
-                self._lines.put(None)  # keep the end-of-output mark for the next reader
-                return out
-            out.append(line.rstrip("\r\n"))
-
     def stop(self) -> None:
         """Close the process's stdin and wait briefly for it to exit; kill it otherwise."""
         proc, self._proc = self._proc, None
