@@ -15,7 +15,7 @@ from paiju.bots.external import JsonLinesDriver, Reporter, SeatDriver
 from paiju.bots.program import Program
 from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
-from paiju.server.config import ServerConfig
+from tests.server.conftest import ADMIN_TOKEN, make_config
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "bots"
@@ -34,17 +34,10 @@ def presets(folder: Path, timer: float) -> str:
 
 
 async def start_server(rooms_dir: str) -> PaijuServer:
-    config = ServerConfig(
-        host="127.0.0.1",
-        port=0,
-        rooms_dir=rooms_dir,
-        bot_delay=0.0,
-        between_hands=0.0,
-        admin_token="secret-admin-token-of-thirty-two-chars",
-        rate_per_second=10_000.0,
-        rate_burst=10_000,
-    )
-    server = PaijuServer(config, MemoryStore(), "secret-admin-token-of-thirty-two-chars")
+    """The server tests' configuration, with these presets and no rate limit to speak of (a
+    bridge answers as fast as the bots it plays against)."""
+    config = make_config(rooms_dir=rooms_dir, rate_per_second=10_000.0, rate_burst=10_000)
+    server = PaijuServer(config, MemoryStore(), ADMIN_TOKEN)
     await server.start()
     return server
 
