@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -10,7 +9,7 @@ from paiju.server.app import PaijuServer
 from paiju.server.config import ServerConfig
 
 ADMIN_TOKEN = "secret-admin-token-for-the-tests-0123456789"
-ROOMS_DIR = str(Path(__file__).resolve().parents[2] / "configs" / "rooms")
+
 
 
 @pytest.fixture(autouse=True)
@@ -22,7 +21,6 @@ def make_config(**overrides: object) -> ServerConfig:
     config = ServerConfig(
         host="127.0.0.1",
         port=0,
-        rooms_dir=ROOMS_DIR,
         bot_delay=0.0,
         between_hands=0.0,
         timers={"turn": 0.0, "claim": 0.0},

@@ -23,6 +23,7 @@ from paiju.core.errors import GameError
 from paiju.server import protocol as p
 from paiju.server.config import ServerConfig
 from paiju.server.errors import RateLimited
+from paiju.server.metrics import Metrics
 from paiju.server.sessions import CLOSE_POLICY, Outbox, Session
 from paiju.server.throttle import LogLimiter, TokenBucket, message_cost
 from paiju.server.wire import error, internal_error, parse_frame
@@ -51,10 +52,17 @@ async def close_or_abort(
 class Links:
     """Runs player connections: one reader and one writer per connection."""
 
-    def __init__(self, config: ServerConfig, dispatch: Dispatch, limiter: LogLimiter) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        dispatch: Dispatch,
+        limiter: LogLimiter,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.config = config
         self.dispatch = dispatch
         self.limiter = limiter
+        self.metrics = metrics or Metrics.detached()
         self._closing: dict[ServerConnection, asyncio.Task[None]] = {}
 
     def note(self, event: str, **fields: Any) -> None:
@@ -72,6 +80,7 @@ class Links:
             TokenBucket(config.rate_per_second, float(config.rate_burst)),
             address=address,
             kick=lambda code, reason: self.kick(connection, code, reason),
+            metrics=self.metrics,
         )
 
     async def run(
@@ -143,6 +152,7 @@ class Links:
         while True:
             # Bytes, not text: invalid UTF-8 is then a typed error, not a dropped connection.
             frame = await connection.recv(decode=False)
+            session.arrived_at = loop.time()
             if session.outbox.ended:
                 # Closing: keep reading (and dropping), or the client's answer to the close
                 # would sit behind unread frames and the close would wait for its timeout.
@@ -158,6 +168,7 @@ class Links:
                 refusal: GameError | None = exc
             else:
                 refusal = None
+            self.metrics.received(message.type if message is not None else "invalid").inc()
             if not self._affordable(session, message, loop.time()):
                 continue
             if refusal is not None:

@@ -1,0 +1,182 @@
+"""The server's CPU time per accepted action, and act -> state latency, in a steady game load.
+
+A real server (``paiju serve`` on SQLite in a temporary folder, no bot delays, no timers) runs
+pinned to core 0; on core 1, ``--tables`` clients each open an MCR room against three bots and
+answer every decision at once, rematching when a match ends. After a warm-up the server's CPU
+time (user + system, from /proc) is read over ``--seconds`` and divided by the actions it
+accepted meanwhile (rows of the SQLite log: players', bots' and timeouts' actions alike).
+
+    .venv/bin/python benchmarks/server_cost.py [--seconds 20] [--tables 4] [--runs 3]
+    .venv/bin/python benchmarks/server_cost.py --root /path/to/another/checkout
+
+``--root`` runs the server from another source tree (its ``src`` first on ``PYTHONPATH``), so
+the same command measures a build before and after a change: the figure for the cost of the
+metrics is the difference between a checkout without them and one with them. With
+``--scrape`` the metrics endpoint of the server under test is read once a second (as a
+Prometheus server would, every 15-60 s usually), and that cost is included.
+
+Prints one line per run and the medians. Not a test: the figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "benchmark-admin-token-0123456789abcdef"
+HELLO = json.dumps({"type": "hello", "protocol_version": 1})
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(root: Path, folder: Path, port: int) -> subprocess.Popen[bytes]:
+    args = [sys.executable, "-m", "paiju.cli", "serve", "--port", str(port),
+            "--config", os.devnull, "--database", str(folder / "paiju.sqlite3"),
+            "--admin-token", TOKEN, "--set", "bot_delay=0.0", "--set", "between_hands=0.0",
+            "--set", "timers={turn=0.0, claim=0.0}", "--set", "max_connections_per_address=0",
+            "--set", "rate_per_second=100000.0", "--set", "rate_burst=100000",
+            "--set", f"admin_token_file={json.dumps(str(folder / 'admin.token'))}"]
+    if (root / "configs" / "rooms").is_dir():  # a checkout from before presets were packaged
+        args += ["--set", f"rooms_dir={json.dumps(str(root / 'configs' / 'rooms'))}"]
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    server = subprocess.Popen(args, cwd=folder, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL,
+                              preexec_fn=lambda: os.sched_setaffinity(0, {0}))
+    assert server.stdout is not None
+    server.stdout.readline()  # "paiju: serving ..."
+    return server
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+
+
+def actions(database: Path) -> int:
+    with sqlite3.connect(database) as db:
+        return int(db.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+
+
+async def table(port: int, n: int, stop: float, latencies: list[float]) -> None:
+    """Play MCR against three random bots until ``stop``, timing act -> next state."""
+    async with connect(f"ws://127.0.0.1:{port}/", max_size=None) as ws:
+        await ws.send(HELLO)
+        await ws.recv()
+        await ws.send(json.dumps({"type": "create_room", "preset": "mcr", "bots": 3,
+                                  "bot_level": 0, "name": f"table{n}"}))
+        sent_at: float | None = None
+        rematched: set[str] = set()
+        while time.monotonic() < stop:
+            message = json.loads(await ws.recv())
+            if message["type"] == "error":
+                raise RuntimeError(f"table {n}: {message}")
+            if message["type"] == "joined" and message["room"] not in rematched:
+                await ws.send(json.dumps({"type": "ready"}))  # the rematch room waits
+            if message["type"] != "state":
+                continue
+            if sent_at is not None:
+                latencies.append(time.monotonic() - sent_at)
+                sent_at = None
+            if message["phase"] == "finished" and message["room"] not in rematched:
+                rematched.add(message["room"])
+                await ws.send(json.dumps({"type": "rematch"}))
+            elif message["phase"] == "playing" and message["you"] in message["to_act"]:
+                action = message["view"]["legal"][0]
+                await ws.send(json.dumps({"type": "act", "version": message["version"],
+                                          "action": action}))
+                sent_at = time.monotonic()
+
+
+def scrape(port: int) -> bool:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/metrics",
+                                     headers={"Authorization": f"Bearer {TOKEN}"})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return bool(answer.read())
+    except OSError:
+        return False
+
+
+async def measure(port: int, pid: int, database: Path, args: argparse.Namespace
+                  ) -> dict[str, Any]:
+    latencies: list[float] = []
+    start = time.monotonic()
+    stop = start + args.warmup + args.seconds
+    load = asyncio.gather(*(table(port, n, stop, latencies) for n in range(args.tables)))
+    await asyncio.sleep(args.warmup)
+    cpu0, acts0, lat0 = cpu_seconds(pid), actions(database), len(latencies)
+    scrapes = 0
+    while time.monotonic() < stop - 0.5:
+        await asyncio.sleep(1.0)
+        if args.scrape:
+            scrapes += await asyncio.to_thread(scrape, port)
+    cpu1, acts1 = cpu_seconds(pid), actions(database)
+    measured = sorted(x * 1000 for x in latencies[lat0:])
+    await load
+    done = acts1 - acts0
+    return {
+        "actions": done,
+        "us_per_action": (cpu1 - cpu0) / done * 1e6 if done else float("nan"),
+        "p50_ms": statistics.median(measured) if measured else float("nan"),
+        "scrapes": scrapes,
+    }
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="paiju-cost-") as tmp:
+        folder = Path(tmp)
+        port = free_port()
+        server = start_server(Path(args.root), folder, port)
+        try:
+            return asyncio.run(measure(port, server.pid, folder / "paiju.sqlite3", args))
+        finally:
+            server.terminate()
+            server.wait(60)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--root", default=str(ROOT), help="source tree to serve from")
+    parser.add_argument("--scrape", action="store_true", help="read /metrics once a second")
+    args = parser.parse_args()
+    os.sched_setaffinity(0, {1})
+    results = []
+    print(f"server from {args.root}")
+    print(f"{'run':>3} {'actions':>8} {'CPU us/action':>14} {'p50 act->state ms':>18}")
+    for n in range(args.runs):
+        result = run(args)
+        results.append(result)
+        print(f"{n + 1:>3} {result['actions']:>8} {result['us_per_action']:>14.1f} "
+              f"{result['p50_ms']:>18.2f}" + (f"  scrapes {result['scrapes']}"
+                                              if args.scrape else ""))
+    cost = statistics.median(r["us_per_action"] for r in results)
+    p50 = statistics.median(r["p50_ms"] for r in results)
+    print(f"median: {cost:.1f} us of server CPU per action, act->state p50 {p50:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

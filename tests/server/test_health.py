@@ -1,0 +1,45 @@
+"""/healthz and /readyz over plain HTTP on the main port."""
+
+from __future__ import annotations
+
+from paiju.persistence.memory import MemoryStore
+from paiju.server.app import PaijuServer
+from paiju.table.commands import Join, Ready
+from tests.server.conftest import ADMIN_TOKEN, make_config
+from tests.server.http_get import get
+
+
+class BrokenStore(MemoryStore):
+    def get_room(self, room_id: str) -> None:
+        raise OSError("disk I/O error")
+
+
+async def test_alive_and_ready_then_not_ready_while_draining() -> None:
+    server = PaijuServer(make_config(drain_timeout=5.0), MemoryStore(), ADMIN_TOKEN)
+    await server.start()
+    try:
+        assert await get(f"{server.url}healthz") == (200, "ok\n")
+        assert await get(f"{server.url}readyz") == (200, "ready\n")
+        assert await get(f"{server.url}readyz?verbose=1") == (200, "ready\n")
+        room = server.rooms.create("race", bots=1, bot_level=0)
+        await room.call(lambda table, now: (None, table.handle(None, Join("ann"), now)))
+        await room.call(lambda table, now: (None, table.handle(0, Ready(), now)))
+        await server.drain()  # the hand in play keeps the server up
+        status, text = await get(f"{server.url}readyz")
+        assert status == 503 and "draining" in text
+    finally:
+        await server.stop()
+
+
+async def test_not_ready_when_the_store_fails_or_no_room_can_be_made() -> None:
+    server = PaijuServer(make_config(max_rooms=1), BrokenStore(), ADMIN_TOKEN)
+    await server.start()
+    try:
+        server.rooms.create("race")
+        status, text = await get(f"{server.url}readyz")
+        assert status == 503
+        assert "store unreachable: disk I/O error" in text
+        assert "max_rooms (1) rooms are active" in text
+        assert await get(f"{server.url}healthz") == (200, "ok\n")  # alive all the same
+    finally:
+        await server.stop()
