@@ -321,14 +321,14 @@ class PaijuServer:
             "seat": session.seat,
         })
         self.sessions.add(session)
-        self.links.note("connected", session=session.session_id, address=connection.address)
+        self.links.note("connected", connection=session.session_id, address=connection.address)
         try:
             await self.links.run(connection, session, connection.accepted_at)
         finally:
             self.sessions.discard(session)
             await self.players.disconnected(session)
             self.links.note(
-                "disconnected", session=session.session_id, code=connection.close_code,
+                "disconnected", connection=session.session_id, code=connection.close_code,
                 reason=session.close_reason or None,
             )
 

@@ -185,7 +185,7 @@ class Links:
         session.send(error(RateLimited("messages cost more than your budget; slow down")))
         if session.strikes >= self.config.flood_strikes:
             session.close_after_queued(CLOSE_POLICY, FLOOD)
-            self.note("flood_closed", session=session.session_id, address=session.address)
+            self.note("flood_closed", connection=session.session_id, address=session.address)
         return False
 
     async def _carry_out(self, session: Session, message: p.ClientMessage) -> None:
@@ -194,13 +194,13 @@ class Links:
         except GameError as exc:
             self._refuse(session, exc)
         except Exception:
-            log.exception("dispatch_failed", session=session.session_id)
+            log.exception("dispatch_failed", connection=session.session_id)
             session.send(internal_error())
 
     def _refuse(self, session: Session, exc: GameError) -> None:
         room = session.room.room_id if session.room is not None else None
         self.note(
-            "refused", session=session.session_id, room=room, code=exc.code, reason=exc.message
+            "refused", connection=session.session_id, room=room, code=exc.code, reason=exc.message
         )
         session.send(error(exc))
 

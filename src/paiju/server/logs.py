@@ -25,8 +25,11 @@ Format = Literal["json", "console"]
 LOG_CONTEXT: ContextVar[Callable[[], dict[str, Any]] | None] = ContextVar(
     "paiju_log_context", default=None
 )
-#: The websockets library's frame-by-frame debug lines would print seat tokens: never below.
-WEBSOCKETS_FLOOR = logging.INFO
+#: The websockets library's own lines: its info lines ("connection open", "connection
+#: rejected") repeat ours and, unlike ours, are not rate-limited (a flood of refused
+#: handshakes would flood the log), so they show only at ``debug``; its debug lines print
+#: every frame, seat tokens included, so they never show.
+WEBSOCKETS_LEVELS = {logging.DEBUG: logging.INFO}
 
 
 def _add_context(
@@ -86,4 +89,4 @@ def configure_logging(level: Level = "info", fmt: Format = "json") -> None:
     root = logging.getLogger()
     root.handlers[:] = [h for h in root.handlers if h.get_name() != "paiju"] + [handler]
     root.setLevel(number)
-    logging.getLogger("websockets").setLevel(max(number, WEBSOCKETS_FLOOR))
+    logging.getLogger("websockets").setLevel(WEBSOCKETS_LEVELS.get(number, logging.WARNING))

@@ -39,7 +39,7 @@ def session_log(session: Session) -> structlog.typing.FilteringBoundLogger:
     """A logger bound to the session and, once it has one, its room and seat."""
     room = session.room.room_id if session.room is not None else None
     bound: structlog.typing.FilteringBoundLogger = log.bind(
-        session=session.session_id, room=room, seat=session.seat
+        connection=session.session_id, room=room, seat=session.seat
     )
     return bound
 

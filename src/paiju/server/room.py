@@ -68,7 +68,7 @@ class Room:
         self._unload_at: float | None = None
         self._abandoned_at: float | None = None
         self._on_unload = on_unload
-        self.feed = feed or SpectatorFeed()
+        self.feed = feed if feed is not None else SpectatorFeed()
         self.metrics = metrics or Metrics.detached()
         self.audience = Audience(self.feed, self.metrics)
         self.members = self.audience.members

@@ -147,7 +147,17 @@ async def run_server(config: ServerConfig, store: Store) -> None:
         f"admin token in {where}{metrics}",
         flush=True,
     )
+    def on_signal() -> None:
+        first = not server.draining
+        server.signalled()
+        if first:
+            print(
+                "paiju: draining: hands in play finish (at most drain_timeout = "
+                f"{config.drain_timeout:g} s), then the server stops; signal again to stop now",
+                file=sys.stderr, flush=True,
+            )
+
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, server.signalled)
+        loop.add_signal_handler(sig, on_signal)
     await server.stopped.wait()
