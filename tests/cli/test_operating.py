@@ -315,3 +315,21 @@ def test_judge_reads_files_and_replay_checks_every_room(
     assert main(["replay", "--all", "--database", str(tmp_path / "p.sqlite3"),
                  "--config", os.devnull, "--quiet"]) == 0
     assert "rooms" in capsys.readouterr().out
+
+
+async def test_room_watch_prints_a_line_per_public_message_until_the_room_goes(
+    running: tuple[PaijuServer, list[str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    server, flags = running
+    room = server.rooms.create("race", bots=2, bot_level=0, options={"hands": 1})
+    watching = asyncio.create_task(paiju("room", "watch", *flags, room.room_id))
+    for _ in range(200):
+        if room.watchers:
+            break
+        await asyncio.sleep(0.01)
+    await server.rooms.close(room.room_id, "closed by the operator")
+    assert await asyncio.wait_for(watching, 10) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0].startswith("state ") and "closed" in lines[-2] and lines[-1].startswith("left")
+    assert f"watching room {room.room_id}" in captured.err
