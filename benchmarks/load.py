@@ -1,0 +1,379 @@
+"""Capacity: N live tables of real WebSocket clients against one server pinned to one core.
+
+    .venv/bin/python benchmarks/load.py --variant mcr --tables 200,500,1000 --seconds 30
+    .venv/bin/python benchmarks/load.py --variant dragon --tables 500 --reference ../old/src
+
+The server (``paiju serve`` with a SQLite file, started through ``probe_server.py``) runs on
+core 0; this process, every client of every table, runs on core 1. Each table is a room of
+its variant's preset with a person in every seat; each person answers its decisions with a
+random legal action after a think time (1-3 s for turns, 0.2-0.6 s for prompts that offer
+``pass``: claims, bids, polls) and asks for a rematch when a match ends. The tables are added
+step by step; after a warm-up each step is measured for ``--seconds`` and printed as a row:
+
+* actions/s — acts answered by the server;
+* actor p50/p99 — act sent -> the actor's next state;
+* last p50/p99 — for a turn (an act with no ``pass`` among the choices: a discard, a play),
+  act sent -> the last other seat of the table has its state;
+* srv CPU, RSS — the server process (from /proc); gc — collections and the longest pause;
+  lag p99 — the server's event-loop lag; err — error frames and failed connections;
+* gen CPU — this process: near 100% means the generator, not the server, is the limit.
+
+``--reference SRC`` runs the same steps against another checkout's ``src`` (today's code, or
+an older commit) in the same run, so the two tables can be read side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "load-benchmark-admin-token-0123456789abcdef"
+#: Match options that keep a table playing for many minutes (rematches cover the rest).
+LONG_MATCH = {"mcr": {"rounds": 4}, "dragon": {"hands": 8}, "shengji": {}, "diu": {}}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# ---------------------------------------------------------------- the server
+
+
+@dataclass
+class Server:
+    """A ``paiju serve`` subprocess pinned to one core, with its probe file."""
+
+    src: Path
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+    stats: Path = Path()
+    _cpu: tuple[float, float] = (0.0, 0.0)
+    _stats_at: int = 0
+
+    def start(self, workdir: Path) -> None:
+        self.stats = workdir / f"stats-{self.port}.jsonl"
+        env = {**os.environ, "PYTHONPATH": str(self.src)}
+        settings = {
+            "max_connections": 40000,
+            "max_connections_per_address": 0,
+            "max_rooms": 20000,
+            "rate_per_second": 50.0,
+            "hello_timeout": 60.0,
+            "bot_delay": 0.0,
+            "between_hands": 1.0,
+            "timers": "{}",
+        }
+        sets = [arg for k, v in settings.items() for arg in ("--set", f"{k}={v}")]
+        command = [
+            sys.executable, str(ROOT / "benchmarks" / "probe_server.py"), str(self.stats), "0",
+            "--", "serve", "--config", str(ROOT / "configs" / "server.toml"),
+            "--port", str(self.port), "--database", str(workdir / f"load-{self.port}.sqlite3"),
+            "--admin-token", TOKEN, "--rooms-dir", str(ROOT / "configs" / "rooms"), *sets,
+        ]
+        self.proc = subprocess.Popen(
+            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        for _ in range(600):
+            with contextlib.suppress(OSError):
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server at {self.src} did not start")
+            time.sleep(0.05)
+        raise RuntimeError("the server did not open its port")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+    def cpu_seconds(self) -> float:
+        assert self.proc is not None
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mb(self) -> float:
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def probes_since(self, since: float) -> tuple[list[list[float]], list[float]]:
+        """GC pauses and loop-lag samples the server wrote after monotonic time ``since``."""
+        pauses: list[list[float]] = []
+        lags: list[float] = []
+        if self.stats.exists():
+            for line in self.stats.read_text().splitlines():
+                row = json.loads(line)
+                if row["t"] >= since:
+                    pauses += row["gc"]
+                    lags += row["lag"]
+        return pauses, lags
+
+
+async def admin(port: int, request: dict[str, Any]) -> Any:
+    async with connect(
+        f"ws://127.0.0.1:{port}/admin", additional_headers={"Authorization": f"Bearer {TOKEN}"}
+    ) as ws:
+        await ws.send(json.dumps({"type": "admin", **request}))
+        reply = json.loads(await ws.recv())
+    if not reply.get("ok"):
+        raise RuntimeError(f"admin {request['command']}: {reply}")
+    return reply["result"]
+
+
+# ---------------------------------------------------------------- the players
+
+
+@dataclass
+class Figures:
+    """What one measured step collected."""
+
+    acts: int = 0
+    actor: list[float] = field(default_factory=list)
+    last: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+class Table:
+    """The people of one room; knows which turn acts still wait for other seats' states."""
+
+    def __init__(self, load: Load) -> None:
+        self.load = load
+        self.players: list[Player] = []
+        self.turns: list[tuple[float, set[int]]] = []  # (sent at, seats still to hear)
+
+    def heard(self, seat: int, now: float) -> None:
+        for entry in list(self.turns):
+            sent, pending = entry
+            pending.discard(seat)
+            if not pending:
+                self.turns.remove(entry)
+                self.load.figures.last.append(now - sent)
+            elif now - sent > 10.0:
+                self.turns.remove(entry)
+
+
+class Player:
+    """One person at one table: a WebSocket client that answers its own decisions."""
+
+    def __init__(self, load: Load, table: Table, seat: int) -> None:
+        self.load, self.table, self.seat = load, table, seat
+        self.ws: ClientConnection | None = None
+        self.rng = random.Random(f"{id(table)}/{seat}")
+        self.decision: asyncio.TimerHandle | None = None
+        self.sent_at: float | None = None
+        self.rematched = False
+
+    async def join(self, room: str) -> None:
+        self.ws = await connect(f"ws://127.0.0.1:{self.load.port}/", max_size=None,
+                                open_timeout=60)
+        await self.ws.send(json.dumps({"type": "hello", "protocol_version": 1}))
+        await self.ws.send(json.dumps({"type": "join", "room": room, "name": f"p{self.seat}",
+                                       "seat": self.seat}))
+        await self.ws.send(json.dumps({"type": "ready"}))
+
+    async def run(self) -> None:
+        assert self.ws is not None
+        with contextlib.suppress(Exception):
+            async for frame in self.ws:
+                self.receive(json.loads(frame))
+        self.load.figures.errors += 1 if not self.load.stopping else 0
+
+    def receive(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        now = time.monotonic()
+        if kind == "error":
+            self.load.figures.errors += 1
+            if os.environ.get("LOAD_DEBUG"):
+                print("error:", message["code"], message["message"], file=sys.stderr)
+            self.sent_at = None
+        elif kind == "joined" and self.rematched:
+            self.rematched = False
+            self.send({"type": "ready"})
+        elif kind == "state":
+            self.on_state(message, now)
+
+    def on_state(self, state: dict[str, Any], now: float) -> None:
+        if self.sent_at is not None:
+            self.load.figures.actor.append(now - self.sent_at)
+            self.sent_at = None
+        self.table.heard(self.seat, now)
+        if self.decision is not None:
+            self.decision.cancel()
+            self.decision = None
+        if state["phase"] == "finished" and not self.rematched:
+            self.rematched = True
+            self.send({"type": "rematch"})
+            return
+        if state["phase"] != "playing" or self.seat not in state["to_act"]:
+            return
+        legal = state["view"]["legal"]
+        if not legal:
+            return
+        prompt = "pass" in legal
+        low, high = self.load.claim if prompt else self.load.think
+        delay = self.rng.uniform(low, high)
+        action = self.rng.choice(legal)
+        loop = asyncio.get_running_loop()
+        self.decision = loop.call_later(delay, self.act, state["version"], action, prompt)
+
+    def act(self, version: int, action: str, prompt: bool) -> None:
+        self.decision = None
+        self.sent_at = time.monotonic()
+        self.load.figures.acts += 1
+        if not prompt:
+            others = {p.seat for p in self.table.players if p is not self}
+            self.table.turns.append((self.sent_at, others))
+        self.send({"type": "act", "version": version, "action": action})
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.ws is not None:
+            task = asyncio.ensure_future(self._send(json.dumps(message)))
+            self.load.sending.add(task)  # held until done: a bare task may be collected
+            task.add_done_callback(self.load.sending.discard)
+
+    async def _send(self, frame: str) -> None:
+        assert self.ws is not None
+        try:
+            await self.ws.send(frame)
+        except Exception:
+            self.load.figures.errors += 0 if self.load.stopping else 1
+
+
+class Load:
+    """Every table of one run against one server."""
+
+    def __init__(self, port: int, variant: str, args: argparse.Namespace) -> None:
+        self.port, self.variant = port, variant
+        self.think = (args.think_min, args.think_max)
+        self.claim = (args.claim_min, args.claim_max)
+        self.tables: list[Table] = []
+        self.tasks: list[asyncio.Task[None]] = []
+        self.figures = Figures()
+        self.stopping = False
+        self.sending: set[asyncio.Future[None]] = set()
+
+    async def grow(self, count: int) -> None:
+        """Add tables until there are ``count``, fifty at a time."""
+        while len(self.tables) < count:
+            batch = min(50, count - len(self.tables))
+            await asyncio.gather(*(self._add_table() for _ in range(batch)))
+
+    async def _add_table(self) -> None:
+        options = LONG_MATCH.get(self.variant, {})
+        room = await admin(self.port, {"command": "create", "preset": self.variant,
+                                       "options": options})
+        table = Table(self)
+        seats = len(room["seats"])
+        table.players = [Player(self, table, seat) for seat in range(seats)]
+        for player in table.players:
+            await player.join(room["room"])
+        self.tables.append(table)
+        self.tasks += [asyncio.create_task(p.run()) for p in table.players]
+
+    async def close(self) -> None:
+        self.stopping = True
+        for table in self.tables:
+            for player in table.players:
+                if player.ws is not None:
+                    with contextlib.suppress(Exception):
+                        await player.ws.close()
+        for task in self.tasks:
+            task.cancel()
+
+
+# ---------------------------------------------------------------- steps
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def run_steps(server: Server, variant: str, args: argparse.Namespace) -> list[str]:
+    load = Load(server.port, variant, args)
+    rows = []
+    try:
+        for count in args.tables:
+            await load.grow(count)
+            await asyncio.sleep(args.warmup)
+            load.figures = Figures()
+            began, cpu0, gen0 = time.monotonic(), server.cpu_seconds(), time.process_time()
+            await asyncio.sleep(args.seconds)
+            wall = time.monotonic() - began
+            figures = load.figures
+            pauses, lags = server.probes_since(began)
+            longest = max((p[1] for p in pauses), default=0.0) * 1000
+            rows.append(
+                f"{count:>6} {figures.acts / wall:>8.0f} "
+                f"{pct(figures.actor, 0.5):>7.1f} {pct(figures.actor, 0.99):>7.1f} "
+                f"{pct(figures.last, 0.5):>7.1f} {pct(figures.last, 0.99):>7.1f} "
+                f"{100 * (server.cpu_seconds() - cpu0) / wall:>6.0f}% {server.rss_mb():>7.0f} "
+                f"{len(pauses):>4}/{longest:>5.0f}ms {pct(lags, 0.99):>7.1f} {figures.errors:>5} "
+                f"{100 * (time.process_time() - gen0) / wall:>6.0f}%"
+            )
+            print(rows[-1], flush=True)
+    finally:
+        await load.close()
+    return rows
+
+
+HEADER = (
+    "tables  acts/s actorp50 actorp99  lastp50  lastp99  srvCPU  RSS MB   gc n/max  lag99"
+    "   err genCPU"
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="mcr", choices=["mcr", "dragon", "shengji", "diu"])
+    parser.add_argument("--tables", default="100,200,500",
+                        type=lambda s: [int(x) for x in s.split(",")])
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time per step")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--think-min", type=float, default=1.0)
+    parser.add_argument("--think-max", type=float, default=3.0)
+    parser.add_argument("--claim-min", type=float, default=0.2)
+    parser.add_argument("--claim-max", type=float, default=0.6)
+    parser.add_argument("--reference", type=Path, help="another checkout's src/ to compare")
+    args = parser.parse_args()
+    os.sched_setaffinity(0, {1})
+    sources = [("this checkout", ROOT / "src")]
+    if args.reference is not None:
+        sources.append(("reference", args.reference.resolve()))
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, src in sources:
+            print(f"\n{args.variant}: {label} ({src}); server on core 0, generator on core 1")
+            print(HEADER)
+            server = Server(src)
+            server.start(Path(tmp))
+            try:
+                asyncio.run(run_steps(server, args.variant, args))
+            finally:
+                server.stop()
+
+
+if __name__ == "__main__":
+    main()
