@@ -1,15 +1,15 @@
 """The server's CPU time per accepted action, and act -> state latency, in a steady game load.
 
-A real server (``paiju serve`` on SQLite in a temporary folder, no bot delays, no timers) runs
-pinned to core 0; on core 1, ``--tables`` clients each open an MCR room against three bots and
-answer every decision at once, rematching when a match ends. After a warm-up the server's CPU
-time (user + system, from /proc) is read over ``--seconds`` and divided by the actions it
-accepted meanwhile (rows of the SQLite log: players', bots' and timeouts' actions alike).
+A real server (``paiju serve`` on SQLite in a temporary folder, no bot delays, no timers,
+started as ``load.py`` starts it) runs pinned to core 0; on core 1, ``--tables`` clients each
+open an MCR room against three bots and answer every decision at once, rematching when a
+match ends. After a warm-up the server's CPU time (user + system, from /proc) is read over
+``--seconds`` and divided by the actions it accepted meanwhile (rows of the SQLite log: players', bots' and timeouts' actions alike).
 
     .venv/bin/python benchmarks/server_cost.py [--seconds 20] [--tables 4] [--runs 3]
     .venv/bin/python benchmarks/server_cost.py --root /path/to/another/checkout
 
-``--root`` runs the server from another source tree (its ``src`` first on ``PYTHONPATH``), so
+``--root`` runs the server from another checkout (its ``src`` on ``PYTHONPATH``), so
 the same command measures a build before and after a change: the figure for the cost of the
 metrics is the difference between a checkout without them and one with them. With
 ``--scrape`` the metrics endpoint of the server under test is read once a second (as a
@@ -24,52 +24,24 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import sqlite3
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+from load import TOKEN, Server  # the load benchmark's server: pinned to core 0, any checkout
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
-TOKEN = "benchmark-admin-token-0123456789abcdef"
 HELLO = json.dumps({"type": "hello", "protocol_version": 1})
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_server(root: Path, folder: Path, port: int) -> subprocess.Popen[bytes]:
-    args = [sys.executable, "-m", "paiju.cli", "serve", "--port", str(port),
-            "--config", os.devnull, "--database", str(folder / "paiju.sqlite3"),
-            "--admin-token", TOKEN, "--set", "bot_delay=0.0", "--set", "between_hands=0.0",
-            "--set", "timers={turn=0.0, claim=0.0}", "--set", "max_connections_per_address=0",
-            "--set", "rate_per_second=100000.0", "--set", "rate_burst=100000",
-            "--set", f"admin_token_file={json.dumps(str(folder / 'admin.token'))}"]
-    if (root / "configs" / "rooms").is_dir():  # a checkout from before presets were packaged
-        args += ["--set", f"rooms_dir={json.dumps(str(root / 'configs' / 'rooms'))}"]
-    env = {**os.environ, "PYTHONPATH": str(root / "src")}
-    server = subprocess.Popen(args, cwd=folder, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL,
-                              preexec_fn=lambda: os.sched_setaffinity(0, {0}))
-    assert server.stdout is not None
-    server.stdout.readline()  # "paiju: serving ..."
-    return server
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+#: No delays, no timers, no budgets in the way: the server works as fast as it can.
+FLAT_OUT = {
+    "bot_delay": 0.0, "between_hands": 0.0, "timers": "{turn=0.0, claim=0.0}",
+    "rate_per_second": 100000.0, "rate_burst": 100000,
+}
 
 
 def actions(database: Path) -> int:
@@ -117,20 +89,20 @@ def scrape(port: int) -> bool:
         return False
 
 
-async def measure(port: int, pid: int, database: Path, args: argparse.Namespace
-                  ) -> dict[str, Any]:
+async def measure(server: Server, workdir: Path, args: argparse.Namespace) -> dict[str, Any]:
+    port, database = server.port, server.database(workdir)
     latencies: list[float] = []
     start = time.monotonic()
     stop = start + args.warmup + args.seconds
     load = asyncio.gather(*(table(port, n, stop, latencies) for n in range(args.tables)))
     await asyncio.sleep(args.warmup)
-    cpu0, acts0, lat0 = cpu_seconds(pid), actions(database), len(latencies)
+    cpu0, acts0, lat0 = server.cpu_seconds(), actions(database), len(latencies)
     scrapes = 0
     while time.monotonic() < stop - 0.5:
         await asyncio.sleep(1.0)
         if args.scrape:
             scrapes += await asyncio.to_thread(scrape, port)
-    cpu1, acts1 = cpu_seconds(pid), actions(database)
+    cpu1, acts1 = server.cpu_seconds(), actions(database)
     measured = sorted(x * 1000 for x in latencies[lat0:])
     await load
     done = acts1 - acts0
@@ -144,18 +116,12 @@ async def measure(port: int, pid: int, database: Path, args: argparse.Namespace
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="paiju-cost-") as tmp:
-        folder = Path(tmp)
-        port = free_port()
-        server = start_server(Path(args.root), folder, port)
+        server = Server(Path(args.root) / "src", overrides=FLAT_OUT)
+        server.start(Path(tmp))
         try:
-            return asyncio.run(measure(port, server.pid, folder / "paiju.sqlite3", args))
+            return asyncio.run(measure(server, Path(tmp), args))
         finally:
-            server.terminate()  # drains; the tables' hands stay unfinished, so a second
-            try:                # signal stops it at once
-                server.wait(5)
-            except subprocess.TimeoutExpired:
-                server.terminate()
-                server.wait(60)
+            server.stop()
 
 
 def main() -> None:
