@@ -4,7 +4,8 @@ A real server (``paiju serve`` on SQLite in a temporary folder, no bot delays, n
 started as ``load.py`` starts it) runs pinned to core 0; on core 1, ``--tables`` clients each
 open an MCR room against three bots and answer every decision at once, rematching when a
 match ends. After a warm-up the server's CPU time (user + system, from /proc) is read over
-``--seconds`` and divided by the actions it accepted meanwhile (rows of the SQLite log: players', bots' and timeouts' actions alike).
+``--seconds`` and divided by the actions it accepted meanwhile (rows of the SQLite log:
+players', bots' and timeouts' actions alike).
 
     .venv/bin/python benchmarks/server_cost.py [--seconds 20] [--tables 4] [--runs 3]
     .venv/bin/python benchmarks/server_cost.py --root /path/to/another/checkout
