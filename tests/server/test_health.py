@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from paiju.persistence.memory import MemoryStore
-from paiju.server.app import PaijuServer
 from paiju.table.commands import Join, Ready
-from tests.server.conftest import ADMIN_TOKEN, make_config
+from tests.server.conftest import running
 from tests.server.http_get import get
 
 
@@ -15,9 +14,7 @@ class BrokenStore(MemoryStore):
 
 
 async def test_alive_and_ready_then_not_ready_while_draining() -> None:
-    server = PaijuServer(make_config(drain_timeout=5.0), MemoryStore(), ADMIN_TOKEN)
-    await server.start()
-    try:
+    async with running(drain_timeout=5.0) as server:
         assert await get(f"{server.url}healthz") == (200, "ok\n")
         assert await get(f"{server.url}readyz") == (200, "ready\n")
         assert await get(f"{server.url}readyz?verbose=1") == (200, "ready\n")
@@ -27,19 +24,13 @@ async def test_alive_and_ready_then_not_ready_while_draining() -> None:
         await server.drain()  # the hand in play keeps the server up
         status, text = await get(f"{server.url}readyz")
         assert status == 503 and "draining" in text
-    finally:
-        await server.stop()
 
 
 async def test_not_ready_when_the_store_fails_or_no_room_can_be_made() -> None:
-    server = PaijuServer(make_config(max_rooms=1), BrokenStore(), ADMIN_TOKEN)
-    await server.start()
-    try:
+    async with running(BrokenStore(), max_rooms=1) as server:
         server.rooms.create("race")
         status, text = await get(f"{server.url}readyz")
         assert status == 503
         assert "store unreachable: disk I/O error" in text
         assert "max_rooms (1) rooms are active" in text
         assert await get(f"{server.url}healthz") == (200, "ok\n")  # alive all the same
-    finally:
-        await server.stop()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ import pytest
 from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
 from tests.server.client import Client
-from tests.server.conftest import ADMIN_TOKEN, make_config
+from tests.server.conftest import ADMIN_TOKEN, make_config, running
 from tests.server.http_get import get, samples, value
 
 
@@ -24,11 +23,8 @@ async def scrape(server: PaijuServer) -> dict[Any, float]:
 
 
 @pytest.fixture
-async def served() -> AsyncIterator[PaijuServer]:
-    server = PaijuServer(make_config(), MemoryStore(), ADMIN_TOKEN)
-    await server.start()
-    yield server
-    await server.stop()
+def served(server: PaijuServer) -> PaijuServer:
+    return server
 
 
 async def play_to_the_end(client: Client) -> int:
@@ -123,10 +119,7 @@ async def test_a_disconnected_player_in_a_hand_is_a_trustee_seat(served: PaijuSe
 
 
 async def test_timeouts_are_counted() -> None:
-    config = make_config(timers={"turn": 0.02, "claim": 0.02})
-    server = PaijuServer(config, MemoryStore(), ADMIN_TOKEN)
-    await server.start()
-    try:
+    async with running(timers={"turn": 0.02, "claim": 0.02}) as server:
         client = await seated_in_play(server)  # and never acts: its timer does
         found: dict[Any, float] = {}
         for _ in range(200):
@@ -138,8 +131,6 @@ async def test_timeouts_are_counted() -> None:
         timed_out = value(found, "paiju_actions_total", variant="race", source="timeout")
         assert timed_out == value(found, "paiju_timeouts_total", variant="race")
         await client.close()
-    finally:
-        await server.stop()
 
 
 async def test_metrics_on_the_main_port_need_the_admin_token(served: PaijuServer) -> None:
@@ -155,17 +146,13 @@ def free_port() -> int:
 
 async def test_a_metrics_listener_of_its_own_needs_no_token() -> None:
     port = free_port()
-    server = PaijuServer(make_config(metrics_port=port), MemoryStore(), ADMIN_TOKEN)
-    await server.start()
-    try:
+    async with running(metrics_port=port) as server:
         assert server.metrics_port == port
         status, text = await get(f"http://127.0.0.1:{port}/metrics")
         assert status == 200 and "paiju_rooms" in text and "paiju_connections" in text
         assert (await get(f"http://127.0.0.1:{port}/healthz")) == (200, "ok\n")
         assert (await get(f"http://127.0.0.1:{port}/readyz")) == (200, "ready\n")
         assert (await get(f"http://127.0.0.1:{port}/"))[0] == 404
-    finally:
-        await server.stop()
     with pytest.raises(OSError):  # closed with the server
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
 

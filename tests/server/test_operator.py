@@ -13,10 +13,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
 from tests.server.client import Client
-from tests.server.conftest import ADMIN_TOKEN, make_config
+from tests.server.conftest import ADMIN_TOKEN, running
 
 HEADERS = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
@@ -39,11 +38,8 @@ async def ok(server: PaijuServer, **request: Any) -> Any:
 async def timed() -> AsyncIterator[PaijuServer]:
     """A server whose decisions have 1 s timers (for pause tests: long enough not to run out
     while the test looks, short enough to wait out)."""
-    server = PaijuServer(make_config(timers={"turn": 1.0, "claim": 1.0}), MemoryStore(),
-                         ADMIN_TOKEN)
-    await server.start()
-    yield server
-    await server.stop()
+    async with running(timers={"turn": 1.0, "claim": 1.0}) as server:
+        yield server
 
 
 async def seated(server: PaijuServer, room_id: str, name: str = "ann") -> Client:
@@ -246,9 +242,7 @@ async def test_a_room_of_bots_only_starts_by_itself(server: PaijuServer) -> None
 
 
 async def test_a_player_room_nobody_is_seated_in_closes_after_the_grace() -> None:
-    server = PaijuServer(make_config(abandoned_room_grace=0.2), MemoryStore(), ADMIN_TOKEN)
-    await server.start()
-    try:
+    async with running(abandoned_room_grace=0.2) as server:
         ann = await Client.open(server.port)
         await ann.send({"type": "create_room", "preset": "dragon", "name": "ann"})
         room_id = (await ann.expect("joined"))["room"]
@@ -262,14 +256,10 @@ async def test_a_player_room_nobody_is_seated_in_closes_after_the_grace() -> Non
         assert room_id not in server.rooms.rooms and room.table.phase == "closed"
         assert server.store.get_room(room_id).phase == "closed"  # type: ignore[union-attr]
         assert operator_room.room_id in server.rooms.rooms
-    finally:
-        await server.stop()
 
 
 async def test_a_player_who_comes_back_in_time_keeps_the_room() -> None:
-    server = PaijuServer(make_config(abandoned_room_grace=0.3), MemoryStore(), ADMIN_TOKEN)
-    await server.start()
-    try:
+    async with running(abandoned_room_grace=0.3) as server:
         ann = await Client.open(server.port)
         await ann.send({"type": "create_room", "preset": "dragon", "name": "ann"})
         joined = await ann.expect("joined")
@@ -280,5 +270,3 @@ async def test_a_player_who_comes_back_in_time_keeps_the_room() -> None:
         await asyncio.sleep(0.5)
         assert joined["room"] in server.rooms.rooms
         await back.close()
-    finally:
-        await server.stop()

@@ -15,7 +15,7 @@ from paiju.server.room import Room
 from paiju.table.effects import Effect
 from paiju.table.table import PLAYING, Table
 from tests.server.client import Client
-from tests.server.conftest import ADMIN_TOKEN, make_config
+from tests.server.conftest import running
 
 DELAY = 0.3
 
@@ -86,13 +86,12 @@ def finished(message: dict[str, Any]) -> bool:
     return message["type"] == "state" and message["phase"] == "finished"
 
 
-async def test_a_spectator_sees_everything_and_nothing_before_the_delay() -> None:
+async def watched_game(options: dict[str, Any], **delay: Any) -> tuple[Recorder, list[Any]]:
+    """A race match with a spectator delay, played to its end while an undelayed recorder
+    and a spectator watch; what each saw."""
     store = MemoryStore()
-    server = PaijuServer(make_config(), store, ADMIN_TOKEN)
-    await server.start()
-    try:
-        room = server.rooms.create("race", bots=1, bot_level=0, options={"hands": 2},
-                                   spectator_delay=DELAY)
+    async with running(store) as server:
+        room = server.rooms.create("race", bots=1, bot_level=0, options=options, **delay)
         recorder = Recorder(room, store)
         await watch(room, recorder)
         seen: list[Any] = []
@@ -100,38 +99,24 @@ async def test_a_spectator_sees_everything_and_nothing_before_the_delay() -> Non
         await asyncio.sleep(0)
         await play(server, room)
         await asyncio.wait_for(spectator, 10)
-    finally:
-        await server.stop()
-    # The spectator's first state is the room as it was opened; then the same messages.
-    assert seen[0][3]["type"] == "state" and seen[0][3]["phase"] == "waiting"
     live = [message for _, _, _, message in recorder.seen]
     late = [message for _, _, _, message in seen[1:]]
+    # The spectator's first state is the room as it was opened; then the same messages.
+    assert seen[0][3]["type"] == "state" and seen[0][3]["phase"] == "waiting"
     assert late == live[: len(late)] and finished(late[-1])
+    return recorder, seen
+
+
+async def test_a_spectator_sees_everything_and_nothing_before_the_delay() -> None:
+    recorder, seen = await watched_game({"hands": 2}, spectator_delay=DELAY)
+    late = [message for _, _, _, message in seen[1:]]
     assert any(m["type"] == "event" and m["event"]["kind"] == "added" for m in late)
     for (happened, _, _, _), (shown, _, _, _) in zip(recorder.seen, seen[1:], strict=False):
         assert shown >= happened + DELAY - 1e-6
 
 
 async def test_a_spectator_is_held_back_by_actions() -> None:
-    store = MemoryStore()
-    server = PaijuServer(make_config(), store, ADMIN_TOKEN)
-    await server.start()
-    try:
-        room = server.rooms.create("race", bots=1, bot_level=0,
-                                   options={"hands": 2, "target": 9},
-                                   spectator_delay_actions=2)
-        recorder = Recorder(room, store)
-        await watch(room, recorder)
-        seen: list[Any] = []
-        spectator = asyncio.create_task(spectate(server, room, store, seen, finished))
-        await asyncio.sleep(0)
-        await play(server, room)
-        await asyncio.wait_for(spectator, 10)
-    finally:
-        await server.stop()
-    live = [message for _, _, _, message in recorder.seen]
-    late = [message for _, _, _, message in seen[1:]]
-    assert late == live[: len(late)] and finished(late[-1])
+    recorder, seen = await watched_game({"hands": 2, "target": 9}, spectator_delay_actions=2)
     held = 0
     for (_, actions_then, in_play_then, _), (_, actions_shown, in_play, _) in zip(
         recorder.seen, seen[1:], strict=False
@@ -143,10 +128,7 @@ async def test_a_spectator_is_held_back_by_actions() -> None:
 
 
 async def test_a_late_spectator_gets_the_last_state_let_go_not_the_live_one() -> None:
-    store = MemoryStore()
-    server = PaijuServer(make_config(), store, ADMIN_TOKEN)
-    await server.start()
-    try:
+    async with running() as server:
         room = server.rooms.create("race", bots=1, bot_level=0,
                                    options={"hands": 1, "target": 50},
                                    spectator_delay=30.0)
@@ -165,5 +147,3 @@ async def test_a_late_spectator_gets_the_last_state_let_go_not_the_live_one() ->
         assert room.table.snapshot(None, room.now())["phase"] == "playing"
         for client in (ann, late):
             await client.close()
-    finally:
-        await server.stop()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import structlog
@@ -40,6 +41,25 @@ RoomJob = Callable[[Table, float], tuple[T, list[Effect]]]
 Queued = tuple[RoomJob[Any], "asyncio.Future[Any]", float | None]
 
 
+@dataclass
+class Grace:
+    """A grace period that starts when a condition begins to hold and is forgotten when it
+    stops holding (``seconds`` of ``None``: it never runs out)."""
+
+    seconds: float | None
+    until: float | None = None
+
+    def ran_out(self, now: float, holding: bool) -> bool:
+        """Start counting at ``now`` if the condition began to hold; whether it has held for
+        the whole period."""
+        if self.seconds is None or not holding:
+            self.until = None
+            return False
+        if self.until is None:
+            self.until = now + self.seconds
+        return now >= self.until
+
+
 class Room:
     """A table, its members, and the task that alone may change it.
 
@@ -63,10 +83,10 @@ class Room:
         self.store = store
         # A finished room leaves memory this long after the match ended (None: never).
         self.finished_grace = finished_grace
+        self._finished = Grace(finished_grace)
         # A room nobody is seated in is closed this long after the last one left (None: never).
         self.abandoned_grace = abandoned_grace
-        self._unload_at: float | None = None
-        self._abandoned_at: float | None = None
+        self._abandoned = Grace(abandoned_grace)
         self._on_unload = on_unload
         self.feed = feed if feed is not None else SpectatorFeed()
         self.metrics = metrics or Metrics.detached()
@@ -150,8 +170,8 @@ class Room:
         deadline = None if self._holding_hand() else self.table.next_deadline()
         times = [
             None if deadline is None else max(deadline, self._hold_until),
-            self._unload_at,
-            self._abandoned_at,
+            self._finished.until,
+            self._abandoned.until,
             self.feed.next_release(),
         ]
         return min((t for t in times if t is not None), default=None)
@@ -197,23 +217,13 @@ class Room:
         return False
 
     def _due_for_unload(self, now: float) -> bool:
-        """Start the grace period once the match is over; whether it has run out."""
-        if self.finished_grace is None or self.table.phase != FINISHED:
-            self._unload_at = None
-            return False
-        if self._unload_at is None:
-            self._unload_at = now + self.finished_grace
-        return now >= self._unload_at
+        """Whether the match has been over for the whole grace period."""
+        return self._finished.ran_out(now, self.table.phase == FINISHED)
 
     def _due_for_closing(self, now: float) -> bool:
-        """Start the grace period once no seated person is connected; whether it ran out."""
-        seated = self.audience.seated()
-        if self.abandoned_grace is None or seated or self.table.phase in (FINISHED, CLOSED):
-            self._abandoned_at = None
-            return False
-        if self._abandoned_at is None:
-            self._abandoned_at = now + self.abandoned_grace
-        return now >= self._abandoned_at
+        """Whether no seated person has been connected for the whole grace period."""
+        over = self.table.phase in (FINISHED, CLOSED)
+        return self._abandoned.ran_out(now, not over and not self.audience.seated())
 
     def _close_abandoned(self, now: float) -> None:
         reason = "nobody was connected to the room"
