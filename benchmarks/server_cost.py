@@ -8,11 +8,13 @@ match ends. After a warm-up the server's CPU time (user + system, from /proc) is
 players', bots' and timeouts' actions alike).
 
     .venv/bin/python benchmarks/server_cost.py [--seconds 20] [--tables 4] [--runs 3]
-    .venv/bin/python benchmarks/server_cost.py --root /path/to/another/checkout
+    .venv/bin/python benchmarks/server_cost.py --against /path/to/another/checkout
 
 ``--root`` runs the server from another checkout (its ``src`` on ``PYTHONPATH``), so
-the same command measures a build before and after a change: the figure for the cost of the
-metrics is the difference between a checkout without them and one with them. With
+the same command measures a build before and after a change; ``--against`` runs two
+checkouts in turn, run by run, so that each pair meets the same load on the machine, and
+prints the median of the paired differences: the cost of the metrics is that difference
+between a checkout with them and one without. With
 ``--scrape`` the metrics endpoint of the server under test is read once a second (as a
 Prometheus server would, every 15-60 s usually), and that cost is included.
 
@@ -115,9 +117,9 @@ async def measure(server: Server, workdir: Path, args: argparse.Namespace) -> di
     }
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
+def run(args: argparse.Namespace, root: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="paiju-cost-") as tmp:
-        server = Server(Path(args.root) / "src", overrides=FLAT_OUT)
+        server = Server(Path(root) / "src", overrides=FLAT_OUT)
         server.start(Path(tmp))
         try:
             return asyncio.run(measure(server, Path(tmp), args))
@@ -131,22 +133,32 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--root", default=str(ROOT), help="source tree to serve from")
+    parser.add_argument("--root", default=str(ROOT), help="checkout to serve from")
+    parser.add_argument("--against", help="another checkout, run in turn with --root: each "
+                                          "pair of runs shares the machine's load of the moment")
     parser.add_argument("--scrape", action="store_true", help="read /metrics once a second")
     args = parser.parse_args()
     os.sched_setaffinity(0, {1})
-    results = []
-    print(f"server from {args.root}")
-    print(f"{'run':>3} {'actions':>8} {'CPU us/action':>14} {'p50 act->state ms':>18}")
+    roots = [args.root] + ([args.against] if args.against else [])
+    results: dict[str, list[dict[str, Any]]] = {root: [] for root in roots}
+    print(f"{'run':>3} {'actions':>8} {'CPU us/action':>14} {'p50 act->state ms':>18}  server")
     for n in range(args.runs):
-        result = run(args)
-        results.append(result)
-        print(f"{n + 1:>3} {result['actions']:>8} {result['us_per_action']:>14.1f} "
-              f"{result['p50_ms']:>18.2f}" + (f"  scrapes {result['scrapes']}"
-                                              if args.scrape else ""))
-    cost = statistics.median(r["us_per_action"] for r in results)
-    p50 = statistics.median(r["p50_ms"] for r in results)
-    print(f"median: {cost:.1f} us of server CPU per action, act->state p50 {p50:.2f} ms")
+        for root in roots:
+            result = run(args, root)
+            results[root].append(result)
+            print(f"{n + 1:>3} {result['actions']:>8} {result['us_per_action']:>14.1f} "
+                  f"{result['p50_ms']:>18.2f}  {root}"
+                  + (f" (scrapes {result['scrapes']})" if args.scrape else ""), flush=True)
+    for root, rows in results.items():
+        cost = statistics.median(r["us_per_action"] for r in rows)
+        p50 = statistics.median(r["p50_ms"] for r in rows)
+        print(f"median {root}: {cost:.1f} us of server CPU per action, "
+              f"act->state p50 {p50:.2f} ms")
+    if args.against:
+        pairs = zip(results[args.root], results[args.against], strict=True)
+        differences = [a["us_per_action"] - b["us_per_action"] for a, b in pairs]
+        print(f"median of the paired differences (--root minus --against): "
+              f"{statistics.median(differences):+.1f} us per action")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -108,15 +107,6 @@ class Metrics:
         if cls._detached is None:
             cls._detached = cls()
         return cls._detached
-
-    @contextlib.contextmanager
-    def timed_write(self, record: str) -> Iterator[None]:
-        """Time one store write of ``record``."""
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.store_write(record).observe(time.perf_counter() - start)
 
     def watch(self, live: Live) -> None:
         """Expose the gauges ``live`` reads from the running server at each scrape."""

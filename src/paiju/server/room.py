@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -319,8 +320,9 @@ class Room:
         record = effect.record
         kind = "action" if isinstance(record, ActionRecord) else (
             "hand" if isinstance(record, HandRecord) else "status")
-        with self.metrics.timed_write(kind):
-            write(self.store, self.room_id, record)
+        start = time.perf_counter()  # inline: a context manager costs twice the timing
+        write(self.store, self.room_id, record)
+        self.metrics.store_write(kind).observe(time.perf_counter() - start)
         if isinstance(record, ActionRecord):
             variant = self.table.engine.name
             self.metrics.actions(variant, record.source).inc()
@@ -344,8 +346,8 @@ class Room:
             assert self.paused_since is not None
             self._offset += loop_now - self.paused_since
             self.paused_since = None
-        self.audience.deliver(p.RoomPaused(type="room_paused", room=self.room_id, paused=paused,
-                                   reason=reason), self.audience.everyone())
+        told = p.RoomPaused(type="room_paused", room=self.room_id, paused=paused, reason=reason)
+        self.audience.deliver(told, self.audience.everyone())
         self.log.info("room_paused" if paused else "room_resumed", reason=reason)
         if paused:
             return []
