@@ -8,7 +8,7 @@ PORT ?= 8765
 # pytest-xdist workers; "auto" is one per core.
 WORKERS ?= auto
 
-.PHONY: serve test lint typecheck unit bench clean
+.PHONY: serve test lint typecheck unit bench clean browser screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,26 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src
 
-unit: $(STAMP)
-	$(BIN)/pytest -q -n $(WORKERS)
+unit: $(STAMP) browser
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadgroup
+
+# The browser tests (tests/browser) drive the Debian chromium through Playwright; browsers are
+# never downloaded. Run as root (CI, containers), a missing chromium is installed here;
+# otherwise install it yourself (sudo apt-get install chromium) or point PAIJU_CHROMIUM at a
+# Chromium binary. Without one the browser tests skip, except under CI=true, where they fail.
+browser:
+	@if [ -n "$$PAIJU_CHROMIUM" ] || command -v chromium >/dev/null 2>&1 \
+		|| command -v chromium-browser >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update && apt-get install -y chromium; \
+	else \
+		echo "chromium is missing: sudo apt-get install chromium (or set PAIJU_CHROMIUM);" \
+			"the browser tests skip without it, and fail under CI=true"; \
+	fi
+
+# Rewrites docs/screenshots (shown in the README) from a run of the browser tests.
+screenshots: $(STAMP) browser
+	PAIJU_SCREENSHOTS=1 $(BIN)/pytest -q tests/browser
 
 test: lint typecheck unit
 

@@ -106,6 +106,12 @@ def test_a_bad_value_names_the_key_its_source_and_what_it_may_be(
     assert words in str(refused.value)
 
 
+def test_other_tools_variables_are_no_settings_and_left_alone() -> None:
+    env = {"PAIJU_CHROMIUM": "/usr/bin/chromium", "PAIJU_SCREENSHOTS": "1", "PAIJU_PORT": "9"}
+    config, sources = load_with_sources(None, {}, env)
+    assert config.port == 9 and set(sources) == {"port"}
+
+
 def test_the_admin_token_is_masked_where_the_configuration_is_shown() -> None:
     token = "t" * 40
     config, sources = load_with_sources(None, {"admin_token": token}, {})

@@ -186,12 +186,14 @@ class _Environment(EnvSettingsSource):
 
 def read_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     """The settings the environment sets. Raises ``ConfigError`` for a ``PAIJU_`` variable
-    that names no setting (a typo would otherwise be ignored)."""
+    that names no setting but looks like a misspelt one (``PAIJU_PROT``); other ``PAIJU_``
+    variables belong to other tools (the browser tests' ``PAIJU_CHROMIUM``) and are left
+    alone."""
     fields = ServerConfig.model_fields
     for name in environ:
         if name.upper().startswith(ENV_PREFIX) and name.upper() != CONFIG_VARIABLE:
             key = name[len(ENV_PREFIX):].lower()
-            if key not in fields:
+            if key not in fields and difflib.get_close_matches(key, fields, n=1):
                 raise ConfigError(unknown_message(key, f"the environment variable {name}"))
     source = _Environment(ServerConfig)
     source.env_vars = {k.lower(): v for k, v in environ.items()}

@@ -1,0 +1,166 @@
+"""The real thing for the browser tests: a ``PaijuServer`` on a free port in its own thread
+(its own event loop, real sockets, the packaged client served over HTTP), room presets with
+generous timers, and helpers to watch a page for foreign requests and console errors."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import threading
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paiju.persistence.memory import MemoryStore
+from paiju.server.app import PaijuServer
+from paiju.server.config import ServerConfig
+from paiju.table.table import Table
+
+ROOT = Path(__file__).resolve().parents[2]
+PRESETS = ROOT / "src" / "paiju" / "presets"
+
+#: Chromium flags for a quiet headless browser that talks to nobody but the page's server.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+#: The operator's token of the test server (the server wants 32 characters or more).
+ADMIN_TOKEN = "browser-tests-admin-token-0123456789"
+
+#: Seconds a human seat has for a decision in the test presets: long enough that the server
+#: never plays for the browser seat (the tests check that no ``timeout`` was recorded).
+GENEROUS = 600.0
+
+#: Extra presets: short timers, for the countdown and timeout test.
+QUICK_DRAGON = """variant = "dragon"
+title = "Dragon, quick"
+[options]
+hands = 1
+[timers]
+arrange = 7.0
+[choices]
+"""
+
+
+def find_chromium() -> str | None:
+    """The Debian chromium (or ``PAIJU_CHROMIUM``); no browser is ever downloaded."""
+    configured = os.environ.get("PAIJU_CHROMIUM")
+    if configured:
+        return configured if Path(configured).exists() else None
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+def write_presets(folder: Path) -> Path:
+    """The project's presets with every timer made generous, plus the quick test presets."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for preset in PRESETS.glob("*.toml"):
+        text = preset.read_text(encoding="utf-8")
+        head, sep, rest = text.partition("[timers]")
+        timers, sep2, tail = rest.partition("\n[")
+        timers = re.sub(r"(?m)^(\w+)\s*=\s*[\d.]+", rf"\1 = {GENEROUS}", timers)
+        (folder / preset.name).write_text(head + sep + timers + sep2 + tail, encoding="utf-8")
+    (folder / "dragon-quick.toml").write_text(QUICK_DRAGON, encoding="utf-8")
+    return folder
+
+
+class LiveServer:
+    """A ``PaijuServer`` running in a background thread with its own event loop."""
+
+    def __init__(self, rooms_dir: Path, **settings: Any) -> None:
+        config = ServerConfig(
+            host="127.0.0.1",
+            port=0,
+            rooms_dir=str(rooms_dir),
+            bot_delay=0.0,
+            between_hands=3.0,  # the result stays up long enough to be checked
+            admin_token=ADMIN_TOKEN,
+        ).with_overrides(settings)
+        self.store = MemoryStore()
+        self.server = PaijuServer(config, self.store, ADMIN_TOKEN)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="paiju", daemon=True)
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        self.call(self.server.start())
+        return self
+
+    def call(self, coroutine: Coroutine[Any, Any, Any], timeout: float = 30.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def stop(self) -> None:
+        self.call(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.port}/"
+
+    def create_room(self, variant: str, seed: str, bots: int, **options: Any) -> str:
+        """An operator's room (a fixed seed makes bots and deal reproducible)."""
+
+        async def make() -> str:
+            room = self.server.rooms.create(variant, bots=bots, seed=seed, options=options)
+            return room.room_id
+
+        return str(self.call(make()))
+
+    def table(self, room: str) -> Table:
+        """The room's table (read from the test thread: the tests only look)."""
+        return self.server.rooms.get(room).table
+
+    def sources(self, room: str, seat: int) -> list[str]:
+        """Who took each logged action of ``seat``: "player", "bot" or "timeout"."""
+        return [a.source for a in self.store.actions(room) if a.seat == seat]
+
+    def drop_connections(self) -> None:
+        """Cut every player connection (as a network drop would) without stopping."""
+
+        async def cut() -> None:
+            assert self.server._server is not None
+            for conn in list(self.server._server.connections):
+                conn.transport.abort()
+
+        self.call(cut())
+
+
+@dataclass
+class Watch:
+    """What a page did that it must not: requests to other origins, console errors."""
+
+    origin: str
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    transferred: int = 0
+
+    def attach(self, page: Any) -> None:
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("websocket", lambda ws: self.requests.append(ws.url))
+
+    def foreign(self) -> list[str]:
+        ws_origin = self.origin.replace("http://", "ws://")
+        return [
+            u for u in self.requests
+            if not (u.startswith(self.origin) or u.startswith(ws_origin) or u.startswith("data:"))
+        ]
+
+    def assert_clean(self) -> None:
+        assert self.foreign() == [], f"requests outside {self.origin}: {self.foreign()}"
+        assert self.errors == [], f"console errors: {self.errors}"
