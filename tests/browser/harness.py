@@ -20,7 +20,7 @@ from paiju.server.config import ServerConfig
 from paiju.table.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
-PRESETS = ROOT / "configs" / "rooms"
+PRESETS = ROOT / "src" / "paiju" / "presets"
 
 #: Chromium flags for a quiet headless browser that talks to nobody but the page's server.
 CHROMIUM_ARGS = [

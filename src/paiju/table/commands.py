@@ -71,6 +71,15 @@ class RemoveBot:
 
 
 @dataclass(frozen=True)
+class Claim:
+    """A person takes over the bot's ``seat`` for good (an operator invited them), in any
+    phase but a closed room; mid-match the seat's decision gets a person's deadline."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
 class OfferRematch:
     """The match is over and ``room`` is its rematch; every viewer is told."""
 
@@ -79,4 +88,5 @@ class OfferRematch:
 
 Command = (
     Join | Leave | Ready | Connected | Act | Start | Close | AddBot | RemoveBot | OfferRematch
+    | Claim
 )

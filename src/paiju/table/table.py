@@ -21,6 +21,7 @@ from paiju.engines.base import Engine, Event
 from paiju.table.commands import (
     Act,
     AddBot,
+    Claim,
     Close,
     Command,
     Connected,
@@ -155,6 +156,8 @@ class Table:
             return self._remove_bot(command.seat, now)
         if isinstance(command, OfferRematch):
             return self._offer_rematch(command.room, now)
+        if isinstance(command, Claim):
+            return self._claim(command.seat, command.name, now)
         if seat is None:
             raise NotSeated("join a seat first")
         if isinstance(command, Act):
@@ -241,6 +244,16 @@ class Table:
             raise SeatTaken(f"seat {seat} holds no bot")
         self.seats.free(seat)
         return self._changed(now)
+
+    def _claim(self, seat: Seat, name: str, now: float) -> list[Effect]:
+        if self.seats.kind(seat) != "bot":
+            raise SeatTaken(f"seat {seat} holds no bot")
+        self.seats.seat_person(seat, name, ready=self.phase != WAITING, connected=True)
+        self.decisions.waiting.pop(seat, None)  # asked again, with a person's deadline
+        effects = self._changed(now)
+        if not any(isinstance(e, Send) and e.to == seat for e in effects):
+            effects.append(Send(seat, self.snapshot(seat, now)))
+        return effects
 
     def _offer_rematch(self, room: str, now: float) -> list[Effect]:
         if self.phase != FINISHED:
