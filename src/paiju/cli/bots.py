@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from paiju.cli.common import add_command
 from paiju.server.config import parse_setting
 
 #: What a failed answer leads to, in the bridge's reports.
@@ -121,13 +122,16 @@ def _print_tables(result: Any) -> None:
 
 def add_bot_commands(sub: Any) -> None:
     """Add ``bot run`` and ``arena`` to the ``paiju`` parser's subcommands."""
-    bot = sub.add_parser("bot", help="external bots: play a seat with your own program")
+    example = "paiju bot run --url ws://127.0.0.1:8765/ --room new:mcr -- python my_bot.py"
+    bot = add_command(sub, "bot", "external bots: play a seat with your own program", example)
     bot_sub = bot.add_subparsers(dest="bot_command", required=True)
-    run = bot_sub.add_parser(
+    run = add_command(
+        bot_sub,
         "run",
-        help="play a seat over the protocol with a program (docs/bots.md)",
-        description="Connects as an ordinary client, takes a seat and asks the program "
-        "(everything after --) for every decision. Exit status 0 when the match ends.",
+        "play a seat over the protocol with a program (everything after --; docs/bots.md); "
+        "exit status 0 when the match ends",
+        example + "\npaiju bot run --url ws://127.0.0.1:8765/ --room 3f9a01bc "
+        "--protocol botzone -- ./botzone_bot",
     )
     run.add_argument("--url", required=True, help="the server, e.g. ws://127.0.0.1:8765/")
     run.add_argument(
@@ -164,12 +168,14 @@ def add_bot_commands(sub: Any) -> None:
     run.add_argument("program", nargs=argparse.REMAINDER, help="-- CMD ARGS...")
     run.set_defaults(func=cmd_bot_run)
 
-    arena = sub.add_parser(
+    arena = add_command(
+        sub,
         "arena",
-        help="a duplicate tournament between bots, in-process (docs/bots.md)",
-        description="Plays --hands deals (boards); with --duplicate each board once per "
-        "rotation of the players over the seats. Players: bot levels (2), cmd:COMMAND "
-        "(JSON-lines programs), botzone:COMMAND / botzone-simple:COMMAND (Botzone MCR bots).",
+        "a duplicate tournament between bots, in-process: --hands deals (boards), with "
+        "--duplicate each once per rotation of the players over the seats; players are bot "
+        "levels (2), cmd:COMMAND (JSON-lines programs), botzone:COMMAND or "
+        "botzone-simple:COMMAND (Botzone MCR bots); docs/bots.md",
+        "paiju arena --variant mcr --players 3,2,3,2 --hands 500 --duplicate",
     )
     arena.add_argument("--variant", required=True)
     arena.add_argument(
