@@ -259,7 +259,7 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
     args = [sys.executable, "-m", "paiju.cli", "serve", "--memory", "--port", str(port),
             "--config", str(ROOT / "configs" / "server.toml"), "--admin-token", TOKEN,
             "--set", "bot_delay=0.0", "--set", "between_hands=0.0",
-            "--set", "timers={turn=0.0, claim=0.0}"]
+            "--set", "timers={turn=0.0, claim=0.0}", "--set", "drain_timeout=0.0"]
     server = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               preexec_fn=lambda: os.sched_setaffinity(0, {0}))
     assert server.stdout is not None

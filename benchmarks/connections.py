@@ -86,9 +86,8 @@ def start_paiju(port: int, workdir: Path) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, str(ROOT / "benchmarks" / "probe_server.py"),
         str(workdir / f"stats-{port}.jsonl"), "0", "--", "serve",
-        "--config", str(ROOT / "configs" / "server.toml"), "--port", str(port),
+        "--config", os.devnull, "--port", str(port),
         "--database", str(workdir / f"conn-{port}.sqlite3"), "--admin-token", TOKEN,
-        "--rooms-dir", str(ROOT / "configs" / "rooms"),
         *[arg for k, v in sets.items() for arg in ("--set", f"{k}={v}")],
     ]
     return subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},

@@ -19,7 +19,7 @@ from typing import Any
 
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
-from paiju.engines.diu.bot import make_bot
+from paiju.engines.diu.bot_level2 import make_bot
 from paiju.engines.registry import get_engine
 
 

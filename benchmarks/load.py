@@ -48,6 +48,13 @@ TOKEN = "load-benchmark-admin-token-0123456789abcdef"
 LONG_MATCH = {"mcr": {"rounds": 4}, "dragon": {"hands": 8}, "shengji": {}, "diu": {}}
 
 
+def presets_of(src: Path) -> list[str]:
+    """``--rooms-dir`` for a checkout from before the presets were packaged (``configs/rooms``
+    beside its ``src``); nothing for one whose package carries them."""
+    folder = Path(src).resolve().parent / "configs" / "rooms"
+    return ["--rooms-dir", str(folder)] if folder.is_dir() else []
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -63,6 +70,7 @@ class Server:
 
     src: Path
     port: int = field(default_factory=free_port)
+    overrides: dict[str, Any] = field(default_factory=dict)  # settings beyond the defaults
     proc: subprocess.Popen[bytes] | None = None
     stats: Path = Path()
     _cpu: tuple[float, float] = (0.0, 0.0)
@@ -80,13 +88,14 @@ class Server:
             "bot_delay": 0.0,
             "between_hands": 1.0,
             "timers": "{}",
+            **self.overrides,
         }
         sets = [arg for k, v in settings.items() for arg in ("--set", f"{k}={v}")]
         command = [
             sys.executable, str(ROOT / "benchmarks" / "probe_server.py"), str(self.stats), "0",
-            "--", "serve", "--config", str(ROOT / "configs" / "server.toml"),
-            "--port", str(self.port), "--database", str(workdir / f"load-{self.port}.sqlite3"),
-            "--admin-token", TOKEN, "--rooms-dir", str(ROOT / "configs" / "rooms"), *sets,
+            "--", "serve", "--config", os.devnull,
+            "--port", str(self.port), "--database", str(self.database(workdir)),
+            "--admin-token", TOKEN, *presets_of(self.src), *sets,
         ]
         self.proc = subprocess.Popen(
             command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -99,6 +108,10 @@ class Server:
                 raise RuntimeError(f"the server at {self.src} did not start")
             time.sleep(0.05)
         raise RuntimeError("the server did not open its port")
+
+    def database(self, workdir: Path) -> Path:
+        """The server's SQLite file."""
+        return workdir / f"load-{self.port}.sqlite3"
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -3,11 +3,13 @@ an installed package registers them (an entry point of the ``paiju.variants`` gr
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib.metadata import EntryPoint
 
 import pytest
+import structlog
 from hypothesis import HealthCheck, settings
 
 from paiju.engines import registry
@@ -55,3 +57,20 @@ def register_variant(monkeypatch: pytest.MonkeyPatch) -> Iterator[RegisterVarian
 def race_variant(register_variant: RegisterVariant) -> None:
     """The tests' tiny "race" variant (``tests.table.fake_engine``) next to the real ones."""
     register_variant("race", "tests.table.fake_engine:VARIANT")
+
+
+@pytest.fixture(autouse=True)
+def logging_as_it_was() -> Iterator[None]:
+    """``paiju serve`` configures structlog and the root logger for the process (to the
+    stderr of the moment); every test gets back the configuration it started with."""
+    old = structlog.get_config()
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    library = logging.getLogger("websockets").level
+    try:
+        yield
+    finally:
+        structlog.configure(**old)
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        logging.getLogger("websockets").setLevel(library)

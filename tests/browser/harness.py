@@ -16,13 +16,14 @@ from typing import Any
 
 from paiju.core.fairness import SEEDED_V0
 from paiju.persistence.memory import MemoryStore
+from paiju.persistence.store import actions
 from paiju.server.app import PaijuServer
 from paiju.server.config import ServerConfig
 from paiju.table.records import ActionRecord
 from paiju.table.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
-PRESETS = ROOT / "configs" / "rooms"
+PRESETS = ROOT / "src" / "paiju" / "presets"
 
 #: Chromium flags for a quiet headless browser that talks to nobody but the page's server.
 CHROMIUM_ARGS = [
@@ -134,8 +135,7 @@ class LiveServer:
 
     def actions(self, room: str) -> list[ActionRecord]:
         """The room's stored actions, in order."""
-        return [ActionRecord(**e.entry.data()) for e in self.store.entries(room)
-                if e.entry.kind == "action"]
+        return actions(self.store, room)
 
     def sources(self, room: str, seat: int) -> list[str]:
         """Who took each logged action of ``seat``: "player", "bot" or "timeout"."""

@@ -93,7 +93,7 @@ def test_selfplay_refuses_a_wrong_number_of_levels(
         (["selfplay", "--variant", "nosuchgame", "--games", "1"], "no variant named"),
         (["selfplay", "--variant", "dragon", "--bots", "1,x,1,1"], "bot levels"),
         (["selfplay", "--variant", "dragon", "--option", "colour=1"], "unknown dragon option"),
-        (["serve", "--memory", "--set", "nosuch=1"], "unknown settings: nosuch"),
+        (["serve", "--memory", "--set", "nosuch=1"], "unknown setting 'nosuch'"),
         (["serve", "--memory", "--set", 'port="eighty"'], "port"),
         (["serve", "--memory", "--set", "rate_burst=true"], "rate_burst"),
         (["serve", "--memory", "--set", "timers={turn='x'}"], "timers"),
@@ -111,7 +111,7 @@ def test_bad_flags_and_settings_get_one_line_and_exit_code_2(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("paiju.server.app.run_server", never_serve)
+    monkeypatch.setattr("paiju.server.run.run_server", never_serve)
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("paiju: ") and words in err and "Traceback" not in err
@@ -124,7 +124,7 @@ def never_serve(*args: object) -> None:
 def test_a_config_file_that_is_not_toml_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("paiju.server.app.run_server", never_serve)
+    monkeypatch.setattr("paiju.server.run.run_server", never_serve)
     bad = tmp_path / "server.toml"
     bad.write_text("[server\nport = 1\n")
     assert main(["serve", "--memory", "--config", str(bad)]) == 2

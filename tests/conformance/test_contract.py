@@ -32,7 +32,7 @@ from paiju.engines.registry import get_variant, variants
 from tests.conformance.games import SEEDS, Game, Step, first_hand, game, play_hand, sample
 from tests.conformance.shapes import shape_errors
 
-PRESETS = Path(__file__).resolve().parents[2] / "configs" / "rooms"
+PRESETS = Path(__file__).resolve().parents[2] / "src" / "paiju" / "presets"
 
 #: Codes of the core error family, which every variant may raise.
 CORE_CODES = frozenset(

@@ -6,20 +6,17 @@ well under a second; the figures of the same attacks at full size are in
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import structlog
 from structlog.testing import LogCapture
 
-from paiju.persistence.memory import MemoryStore
-from paiju.persistence.store import Store
 from paiju.server.app import PaijuServer
 from paiju.table.commands import Start
-from tests.server.conftest import ADMIN_TOKEN, make_config
+from tests.server.conftest import ADMIN_TOKEN, running
 
 __all__ = ["ADMIN_TOKEN", "eventually", "running", "start_bots_only"]
 
@@ -44,17 +41,6 @@ def no_tracebacks(caplog: pytest.LogCaptureFixture) -> Iterator[LogCapture]:
     bad = [e for e in capture.entries if e["log_level"] in ("error", "critical") or "exc_info" in e]
     assert not bad, bad
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
-
-
-@contextlib.asynccontextmanager
-async def running(store: Store | None = None, **overrides: Any) -> AsyncIterator[PaijuServer]:
-    """A server with the test settings plus ``overrides``, stopped at the end."""
-    server = PaijuServer(make_config(**overrides), store or MemoryStore(), ADMIN_TOKEN)
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
 
 
 async def start_bots_only(server: PaijuServer, hands: int) -> str:

@@ -15,8 +15,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from paiju.cli.__main__ import main
-from paiju.server.app import check_exposure, resolve_admin_token
 from paiju.server.config import ServerConfig
+from paiju.server.run import check_exposure, resolve_admin_token
 from tests.security.conftest import ADMIN_TOKEN, running
 
 

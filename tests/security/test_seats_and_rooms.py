@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from websockets.exceptions import ConnectionClosed
 
 from paiju.cli.__main__ import main
 from paiju.persistence.sqlite import SqliteStore
-from paiju.server import rooms as rooms_module
+from paiju.server import audience as audience_module
 from paiju.server.protocol import AdminRequest
 from paiju.table.effects import SPECTATORS, Send
 from tests.security.conftest import running
@@ -83,16 +85,19 @@ async def test_spectator_fan_out_is_encoded_once_per_change(
             def left_room(self, room_id: str) -> None:
                 pass
 
+            def when_written(self, done: Callable[[], None]) -> None:
+                done()
+
         for _ in range(500):
             room.spectators.add(Member())
         calls = []
-        real = rooms_module.encode_bytes
+        real = audience_module.encode_bytes
 
         def counting(message: object) -> bytes:
             calls.append(message)
             return real(message)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(rooms_module, "encode_bytes", counting)
+        monkeypatch.setattr(audience_module, "encode_bytes", counting)
         await room.call(
             lambda table, now: (None, [Send(SPECTATORS, {"type": "pong", "nonce": 1})])
         )

@@ -1,16 +1,17 @@
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 
 from paiju.persistence.memory import MemoryStore
+from paiju.persistence.store import Store
 from paiju.server.app import PaijuServer
 from paiju.server.config import ServerConfig
 
 ADMIN_TOKEN = "secret-admin-token-for-the-tests-0123456789"
-ROOMS_DIR = str(Path(__file__).resolve().parents[2] / "configs" / "rooms")
 
 
 @pytest.fixture(autouse=True)
@@ -22,7 +23,6 @@ def make_config(**overrides: object) -> ServerConfig:
     config = ServerConfig(
         host="127.0.0.1",
         port=0,
-        rooms_dir=ROOMS_DIR,
         bot_delay=0.0,
         between_hands=0.0,
         timers={"turn": 0.0, "claim": 0.0},
@@ -38,3 +38,14 @@ async def server() -> AsyncIterator[PaijuServer]:
     await srv.start()
     yield srv
     await srv.stop()
+
+
+@contextlib.asynccontextmanager
+async def running(store: Store | None = None, **overrides: Any) -> AsyncIterator[PaijuServer]:
+    """A server with the test settings plus ``overrides``, stopped at the end."""
+    server = PaijuServer(make_config(**overrides), store or MemoryStore(), ADMIN_TOKEN)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()

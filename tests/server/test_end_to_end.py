@@ -47,8 +47,6 @@ def served(tmp_path: Path) -> Iterator[tuple[int, list[str]]]:
             str(port),
             "--database",
             str(tmp_path / "p.sqlite3"),
-            "--rooms-dir",
-            str(ROOT / "configs" / "rooms"),
             "--set",
             "bot_delay=0.0",
             "--set",
@@ -126,7 +124,8 @@ async def test_a_full_dragon_match_against_three_bots_with_a_reconnect(
     assert sum(state["totals"]) == 0
     assert state["view"]["result"]["scores"] is not None
     shown = subprocess.run(
-        paiju("room", "show", *common, room), capture_output=True, text=True, check=True
+        paiju("room", "show", *common, room, "--json"), capture_output=True, text=True,
+        check=True,
     )
     assert json.loads(shown.stdout)["phase"] == "finished"
     await again.close()

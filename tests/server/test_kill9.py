@@ -26,7 +26,9 @@ class Served:
 
     def __init__(self, tmp: Path, *settings: str) -> None:
         self.tmp, self.port, self.settings = tmp, free_port(), settings
-        (tmp / "rooms").mkdir(exist_ok=True)  # no presets: the timers are the server's
+        (tmp / "rooms").mkdir(exist_ok=True)
+        # the packaged dragon preset sets its own timer; this one leaves the server's
+        (tmp / "rooms" / "dragon.toml").write_text('variant = "dragon"\ntitle = "Dragon"\n')
         self.proc: subprocess.Popen[str] | None = None
 
     def start(self) -> None:
@@ -57,7 +59,8 @@ class Served:
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            # SIGTERM drains: it would wait for the hands in play to end
+            self.proc.send_signal(signal.SIGKILL)
             self.proc.communicate(timeout=30)
 
     async def admin(self, **request: Any) -> Any:

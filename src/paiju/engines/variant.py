@@ -80,12 +80,16 @@ class Variant(Generic[S, A]):
     def make_bot(self, level: int, rng: Rng) -> Bot:
         """The bot of ``level`` drawing from ``rng``; ``InvalidOptions`` for a level it lacks
         (a room's bot level is one of its options)."""
-        if level == 0:
+        self.check_bot_level(level)
+        if level == 0 or self.bots is None:
             return RandomBot(rng)
-        if self.bots is None or level not in self.bot_levels:
+        return self.bots(level, rng)
+
+    def check_bot_level(self, level: int) -> None:
+        """``InvalidOptions`` naming the levels there are, unless the variant has ``level``."""
+        if level != 0 and (self.bots is None or level not in self.bot_levels):
             levels = ", ".join(str(x) for x in (0, *self.bot_levels))
             raise InvalidOptions(f"{self.name} has no bot level {level} (levels: {levels})")
-        return self.bots(level, rng)
 
     def answer(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """The judge's answer to ``request``; ``NotProvided`` if the variant has no judge."""

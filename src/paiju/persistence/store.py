@@ -117,6 +117,16 @@ class Store(Protocol):
         ...
 
 
+def actions(store: Store, room_id: str) -> list[ActionRecord]:
+    """Every accepted action of a room, in order: those stored before the chain, then the
+    chained ones."""
+    found = store.legacy_actions(room_id)
+    for stored in store.entries(room_id):
+        if stored.entry.kind == ActionRecord.kind:
+            found.append(ActionRecord(**stored.entry.data()))
+    return found
+
+
 def hands(store: Store, room_id: str) -> list[HandRecord]:
     """Every finished hand of a room: those stored before the chain, then the chained ones."""
     chained = [

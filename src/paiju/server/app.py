@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
-import logging
 import math
-import os
 import secrets
-import signal
 import socket
 import ssl
-import sys
 from asyncio import BaseTransport, Transport
 from http import HTTPStatus
-from pathlib import Path
+from typing import Any
 
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -42,6 +37,9 @@ from paiju.server.errors import HelloRequired, UnsupportedVersion
 from paiju.server.histories import history_response
 from paiju.server.http import is_upgrade, serve_file, text_response, web_root
 from paiju.server.link import Links, close_or_abort
+from paiju.server.logs import LOG_CONTEXT
+from paiju.server.metrics import Metrics
+from paiju.server.operations import Operations, bind_error
 from paiju.server.players import Players
 from paiju.server.rooms import RoomManager
 from paiju.server.sessions import CLOSE_GOING_AWAY, Session
@@ -57,36 +55,6 @@ READ_AHEAD = 4
 HARD_CAP = 2
 
 
-def configure_logging() -> None:
-    """JSON log lines on stderr, one per event, with ISO timestamps; the standard library's
-    records (websockets, asyncio) go through the same renderer, warnings and above."""
-    shared: list[structlog.typing.Processor] = [
-        structlog.contextvars.merge_contextvars,
-        structlog.processors.add_log_level,
-        structlog.processors.TimeStamper(fmt="iso"),
-    ]
-    structlog.configure(
-        processors=[*shared, structlog.processors.format_exc_info,
-                    structlog.processors.JSONRenderer()],
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-    )
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        structlog.stdlib.ProcessorFormatter(
-            foreign_pre_chain=shared,
-            processors=[
-                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-                structlog.processors.format_exc_info,
-                structlog.processors.JSONRenderer(),
-            ],
-        )
-    )
-    handler.set_name("paiju")
-    root = logging.getLogger()
-    root.handlers[:] = [h for h in root.handlers if h.get_name() != "paiju"] + [handler]
-    root.setLevel(logging.WARNING)
-
-
 class GuardedConnection(ServerConnection):
     """A websockets connection that reports its arrival and departure to the server, so that
     connections are counted per address from the moment the socket is accepted."""
@@ -96,6 +64,7 @@ class GuardedConnection(ServerConnection):
     peer = ""
     address = ""
     counted = ""
+    log_id = ""  # the session's id, for the library's own log lines
 
     def connection_made(self, transport: BaseTransport) -> None:
         super().connection_made(transport)
@@ -121,12 +90,18 @@ class PaijuServer:
         self.admin_token = admin_token
         # Signs every finished hand's history (a fresh key when none is given: --memory).
         self.histories = Histories(store, history_key or HistoryKey.ephemeral())
-        self.rooms = RoomManager(config, store)
+        self.metrics = Metrics()
+        self.rooms = RoomManager(config, store, self.metrics)
         self.players = Players(config, self.rooms, store)
-        self.admin = Admin(self.rooms, store)
         self.sessions: set[Session] = set()
+        self.ops = Operations(
+            config, store, self.rooms, lambda: list(self.sessions),
+            lambda: self.admin.channels, self.stop,
+        )
+        self.admin = Admin(self.rooms, store, lambda: list(self.sessions),
+                           self.ops.begin_drain, self.metrics)
         self.limiter = LogLimiter(config.log_lines_per_second)
-        self.links = Links(config, self._dispatch, self.limiter)
+        self.links = Links(config, self._dispatch, self.limiter, self.metrics)
         self.proxies = Proxies(config.trusted_proxies)
         self.origins = Origins(config.allowed_origins)
         self.counts = AddressCounts()
@@ -141,8 +116,33 @@ class PaijuServer:
     async def start(self) -> Server:
         """Restore open rooms and listen; returns the websockets server."""
         restored = self.rooms.restore_all()
+        try:
+            self._server = await self._listen()
+            await self.ops.start()
+        except (OSError, ValueError) as exc:
+            await self.rooms.shutdown()
+            if self._server is not None:
+                self._server.close()
+                await self._server.wait_closed()
+                self._server = None
+            if isinstance(exc, OSError):
+                raise bind_error(exc, self.config.host, self.config.port, "the") from None
+            raise
+        self.verified = asyncio.get_running_loop().create_task(self.rooms.verify_restored())
+        log.info(
+            "server_started",
+            host=self.config.host,
+            port=self.port,
+            rooms_restored=restored,
+            url=self.url,
+            tls=self._tls is not None,
+            metrics_port=self.metrics_port or None,
+        )
+        return self._server
+
+    async def _listen(self) -> Server:
         connection_class = type("Guarded", (GuardedConnection,), {"server_side": self})
-        self._server = await serve(
+        return await serve(
             self._connection,
             self.config.host,
             self.config.port,
@@ -157,16 +157,31 @@ class PaijuServer:
             ping_timeout=20,
             ssl=self._tls,
         )
-        self.verified = asyncio.get_running_loop().create_task(self.rooms.verify_restored())
-        log.info(
-            "server_started",
-            host=self.config.host,
-            port=self.port,
-            rooms_restored=restored,
-            url=self.url,
-            tls=self._tls is not None,
-        )
-        return self._server
+
+    @property
+    def metrics_port(self) -> int:
+        """The port of the metrics listener (0: none; then ``/metrics`` is on the main port,
+        behind the admin token)."""
+        return self.ops.listener_port
+
+    @property
+    def stopped(self) -> asyncio.Event:
+        """Set once the server has stopped (after a drain, or ``stop``)."""
+        return self.ops.stopped
+
+    @property
+    def draining(self) -> bool:
+        """Whether the server drains for a restart."""
+        return self.ops.draining
+
+    def signalled(self) -> None:
+        """SIGTERM or SIGINT: drain, then stop; a second one stops at once."""
+        self.ops.signalled()
+
+    async def drain(self) -> dict[str, Any]:
+        """Start draining: no new rooms, seats or matches; the hands in play finish (at most
+        ``drain_timeout`` seconds), then the server stops and ``stopped`` is set."""
+        return await self.ops.begin_drain()
 
     @property
     def url(self) -> str:
@@ -204,9 +219,11 @@ class PaijuServer:
         await self._server.wait_closed()
         await self.links.shutdown()
         await self.rooms.shutdown()
+        await self.ops.close()
         self.store.close()
         self._server = None
         log.info("server_stopped", reason=reason)
+        self.ops.stopped.set()
 
     # ------------------------------------------------------------------ admission
 
@@ -255,10 +272,23 @@ class PaijuServer:
                 response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
             return response
         if not is_upgrade(request):
-            # Plain HTTP on the same port: signed hand histories, the browser client's files.
+            # Plain HTTP on the same port: signed hand histories, the probes, the browser
+            # client's page and files.
+            self.metrics.connections("http").inc()
             found = history_response(self.histories, request.path)
-            return found or serve_file(self._web_root, request.path)
+            if found is not None:
+                return found
+            header = request.headers.get("Authorization", "")
+            probe = self.ops.probe(
+                request.path, lambda: self._refused(connection.address, header)
+            )
+            return probe or serve_file(self._web_root, request.path)
         return None
+
+    def _refused(self, address: str, header: str) -> Response | None:
+        """The admin token check for ``/metrics`` on the main port, as a response."""
+        refusal = self._admin_login(address, header)
+        return text_response(*refusal) if refusal is not None else None
 
     def _admit(
         self, connection: GuardedConnection, request: Request
@@ -301,18 +331,26 @@ class PaijuServer:
     async def _connection(self, connection: ServerConnection) -> None:
         assert isinstance(connection, GuardedConnection)
         if connection.request is not None and connection.request.path.startswith("/admin"):
+            self.metrics.connections("admin").inc()
             await self.admin.serve(connection)
             return
+        self.metrics.connections("player").inc()
         session = self.links.session(connection, connection.address)
+        connection.log_id = session.session_id
+        LOG_CONTEXT.set(lambda: {
+            "connection": session.session_id,
+            "room": session.room.room_id if session.room is not None else None,
+            "seat": session.seat,
+        })
         self.sessions.add(session)
-        self.links.note("connected", session=session.session_id, address=connection.address)
+        self.links.note("connected", connection=session.session_id, address=connection.address)
         try:
             await self.links.run(connection, session, connection.accepted_at)
         finally:
             self.sessions.discard(session)
             await self.players.disconnected(session)
             self.links.note(
-                "disconnected", session=session.session_id, code=connection.close_code,
+                "disconnected", connection=session.session_id, code=connection.close_code,
                 reason=session.close_reason or None,
             )
 
@@ -360,76 +398,3 @@ def tls_context(config: ServerConfig) -> ssl.SSLContext | None:
             f"{config.tls_key_file}: {exc}"
         ) from None
     return context
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` (a bind address) is reachable from this machine only."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def check_exposure(config: ServerConfig) -> str | None:
-    """Refuse to serve cleartext on a public address unless the operator said so
-    (``public_cleartext``: a TLS proxy in front); returns the warning to print then.
-
-    Raises ``ValueError`` with one sentence saying what to do."""
-    if config.tls_cert_file or is_loopback(config.host):
-        return None
-    if not config.public_cleartext:
-        raise ValueError(
-            f"refusing to serve cleartext on {config.host or 'every address'}: seat and admin "
-            "tokens would cross the network unencrypted; set tls_cert_file and tls_key_file, "
-            "or put a TLS proxy in front and set public_cleartext = true (docs/security.md)"
-        )
-    return (
-        f"paiju: warning: cleartext on {config.host or 'every address'}:{config.port} "
-        "(public_cleartext = true): only a TLS proxy in front may be reachable from outside"
-    )
-
-
-def resolve_admin_token(config: ServerConfig) -> str:
-    """The configured admin token, or a fresh one written to ``admin_token_file``, whose mode
-    is set to 0600 even if the file existed with another one (a symlink is refused)."""
-    if config.admin_token:
-        return config.admin_token
-    path = Path(config.admin_token_file)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    token = secrets.token_urlsafe(24)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-    except OSError as exc:
-        raise ValueError(f"cannot write the admin token file {path}: {exc}") from None
-    with os.fdopen(fd, "w") as handle:
-        os.fchmod(handle.fileno(), 0o600)
-        handle.write(token + "\n")
-    return token
-
-
-async def run_server(
-    config: ServerConfig, store: Store, history_key: HistoryKey | None = None
-) -> None:
-    """Serve until SIGTERM or SIGINT, then shut down gracefully.
-
-    Raises ``ValueError`` (one sentence) for a set-up that must not start: cleartext on a
-    public address without ``public_cleartext``, TLS files that do not load."""
-    warning = check_exposure(config)
-    server = PaijuServer(config, store, resolve_admin_token(config), history_key)
-    await server.start()
-    if warning:
-        print(warning, file=sys.stderr, flush=True)
-    where = "the configured admin_token" if config.admin_token else config.admin_token_file
-    print(
-        f"paiju: serving {server.url} (open it in a browser to play); "
-        f"admin token in {where}",
-        flush=True,
-    )
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    await server.stop()

@@ -78,6 +78,24 @@ class SpectatorsFull(GameError):
     code = "spectators_full"
 
 
+class Draining(GameError):
+    """The server is draining for a restart: no new rooms, seats or matches."""
+
+    code = "draining"
+
+
+class RoomPaused(GameError):
+    """An operator paused the room: no action is taken until it resumes."""
+
+    code = "room_paused"
+
+
+class UnknownConnection(GameError):
+    """No open connection with that id (admin channel)."""
+
+    code = "unknown_connection"
+
+
 class RoomClosed(WrongPhase):
     """The room was closed (or its server is stopping); nothing more happens in it."""
 
@@ -118,6 +136,9 @@ ERROR_CODES: dict[str, str] = {
     "rooms_disabled": "the operator does not let players open rooms",
     "unknown_preset": "no room preset by that name",
     "spectators_full": "the room (or the server) has as many spectators as it takes",
+    "draining": "the server is draining for a restart: no new rooms, seats or matches",
+    "room_paused": "an operator paused the room; act again once it resumes",
+    "unknown_connection": "no open connection with that id (admin channel)",
     "seed_refused": "the client seed cannot be taken (wrong hand, already sent, too long, or "
     "the room deals without client seeds)",
     "not_a_person": "the seat is empty or held by a bot (only a person's seat has a trustee)",

@@ -1,4 +1,5 @@
-"""Plain HTTP on the WebSocket port: the browser client's static files.
+"""Plain HTTP on the WebSocket port: the browser client's static files (the probes,
+``/healthz``, ``/readyz`` and ``/metrics``, are answered by ``paiju.server.operations``).
 
 ``GET /`` is the client's ``index.html``; ``GET /assets/<path>`` is any other file of the
 client. The files are package data (``paiju/web``), read with ``importlib.resources`` so an
@@ -71,7 +72,7 @@ def serve_file(root: Traversable, request_path: str) -> Response:
     if found is None:
         return text_response(HTTPStatus.NOT_FOUND, "no such file\n")
     file, content_type = found
-    return _response(HTTPStatus.OK, file.read_bytes(), content_type)
+    return response(HTTPStatus.OK, file.read_bytes(), content_type)
 
 
 def _lookup(root: Traversable, relative: str) -> tuple[Traversable, str] | None:
@@ -93,15 +94,16 @@ def _unsafe(part: str) -> bool:
 
 def json_response(body: bytes) -> Response:
     """A 200 JSON response (histories, keys)."""
-    return _response(HTTPStatus.OK, body, CONTENT_TYPES[".json"])
+    return response(HTTPStatus.OK, body, CONTENT_TYPES[".json"])
 
 
 def text_response(status: HTTPStatus, text: str) -> Response:
     """A plain-text response (errors, health answers)."""
-    return _response(status, text.encode("utf-8"), "text/plain; charset=utf-8")
+    return response(status, text.encode("utf-8"), "text/plain; charset=utf-8")
 
 
-def _response(status: HTTPStatus, body: bytes, content_type: str) -> Response:
+def response(status: HTTPStatus, body: bytes, content_type: str) -> Response:
+    """A complete response with ``body`` and the security headers."""
     headers = Headers()
     headers["Date"] = email.utils.formatdate(usegmt=True)
     headers["Connection"] = "close"

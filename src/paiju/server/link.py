@@ -23,6 +23,7 @@ from paiju.core.errors import GameError
 from paiju.server import protocol as p
 from paiju.server.config import ServerConfig
 from paiju.server.errors import RateLimited
+from paiju.server.metrics import Metrics
 from paiju.server.sessions import CLOSE_POLICY, Outbox, Session
 from paiju.server.throttle import LogLimiter, TokenBucket, message_cost
 from paiju.server.wire import error, internal_error, parse_frame
@@ -51,10 +52,17 @@ async def close_or_abort(
 class Links:
     """Runs player connections: one reader and one writer per connection."""
 
-    def __init__(self, config: ServerConfig, dispatch: Dispatch, limiter: LogLimiter) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        dispatch: Dispatch,
+        limiter: LogLimiter,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.config = config
         self.dispatch = dispatch
         self.limiter = limiter
+        self.metrics = metrics or Metrics.detached()
         self._closing: dict[ServerConnection, asyncio.Task[None]] = {}
 
     def note(self, event: str, **fields: Any) -> None:
@@ -72,6 +80,7 @@ class Links:
             TokenBucket(config.rate_per_second, float(config.rate_burst)),
             address=address,
             kick=lambda code, reason: self.kick(connection, code, reason),
+            metrics=self.metrics,
         )
 
     async def run(
@@ -143,6 +152,7 @@ class Links:
         while True:
             # Bytes, not text: invalid UTF-8 is then a typed error, not a dropped connection.
             frame = await connection.recv(decode=False)
+            session.arrived_at = loop.time()
             if session.outbox.ended:
                 # Closing: keep reading (and dropping), or the client's answer to the close
                 # would sit behind unread frames and the close would wait for its timeout.
@@ -158,6 +168,7 @@ class Links:
                 refusal: GameError | None = exc
             else:
                 refusal = None
+            self.metrics.received(message.type if message is not None else "invalid").inc()
             if not self._affordable(session, message, loop.time()):
                 continue
             if refusal is not None:
@@ -174,7 +185,7 @@ class Links:
         session.send(error(RateLimited("messages cost more than your budget; slow down")))
         if session.strikes >= self.config.flood_strikes:
             session.close_after_queued(CLOSE_POLICY, FLOOD)
-            self.note("flood_closed", session=session.session_id, address=session.address)
+            self.note("flood_closed", connection=session.session_id, address=session.address)
         return False
 
     async def _carry_out(self, session: Session, message: p.ClientMessage) -> None:
@@ -183,13 +194,13 @@ class Links:
         except GameError as exc:
             self._refuse(session, exc)
         except Exception:
-            log.exception("dispatch_failed", session=session.session_id)
+            log.exception("dispatch_failed", connection=session.session_id)
             session.send(internal_error())
 
     def _refuse(self, session: Session, exc: GameError) -> None:
         room = session.room.room_id if session.room is not None else None
         self.note(
-            "refused", session=session.session_id, room=room, code=exc.code, reason=exc.message
+            "refused", connection=session.session_id, room=room, code=exc.code, reason=exc.message
         )
         session.send(error(exc))
 

@@ -1,8 +1,8 @@
 """The lobby: what a player sees before taking a seat, and the checks on what players send.
 
-Rooms made by players come from presets (``configs/rooms/*.toml``); each preset names the
-options a player may choose (``choices``). The room list shows live public rooms only:
-private rooms are reached by their link (an id of 64 random bits) and never listed.
+Rooms made by players come from presets (``paiju/presets/*.toml`` and ``rooms_dir``); each
+preset names the options a player may choose (``choices``). The room list shows live public
+rooms only: private rooms are reached by their link (an id of 64 random bits) and never listed.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import unicodedata
 from typing import Any
 
 from paiju.engines.registry import get_engine
-from paiju.server.config import RoomPreset
 from paiju.server.errors import InvalidName
+from paiju.server.presets import RoomPreset
 from paiju.server.rooms import Room, RoomManager
 from paiju.table.table import CLOSED, FINISHED
 

@@ -17,15 +17,16 @@ from paiju.server.config import ServerConfig
 from paiju.server.errors import (
     AlreadyJoined,
     BadToken,
+    Draining,
     InvalidMessage,
     RoomClosed,
+    RoomPaused,
     RoomsDisabled,
     SpectatorsFull,
 )
 from paiju.server.lobby import check_name, lobby_message
 from paiju.server.rooms import Room, RoomManager
 from paiju.server.sessions import CLOSE_TAKEN_OVER, Session, new_token, token_hash
-from paiju.server.wire import encode_bytes
 from paiju.table import commands as c
 from paiju.table.effects import Effect
 from paiju.table.errors import NotSeated, WrongPhase
@@ -38,7 +39,7 @@ def session_log(session: Session) -> structlog.typing.FilteringBoundLogger:
     """A logger bound to the session and, once it has one, its room and seat."""
     room = session.room.room_id if session.room is not None else None
     bound: structlog.typing.FilteringBoundLogger = log.bind(
-        session=session.session_id, room=room, seat=session.seat
+        connection=session.session_id, room=room, seat=session.seat
     )
     return bound
 
@@ -78,6 +79,8 @@ class Players:
         if message.spectate:
             await room.call(lambda table, now: self._watch(room, session, table, now))
             return
+        if self.rooms.draining:
+            raise Draining("the server is draining for a restart: no new seats")
         await self._take_seat(session, room, message.seat, check_name(message.name))
 
     def _watch(
@@ -87,7 +90,9 @@ class Players:
         room.spectators.add(session)
         session.room, session.seat = room, None
         session.send(p.Joined(type="joined", room=room.room_id, seat=None, token=None))
-        session.send_frame(encode_bytes(table.snapshot(None, now)))
+        shown = room.spectator_state(now)  # with a spectator delay: the last state let go
+        if shown is not None:
+            room.audience.deliver(shown, [session])
         return None, []
 
     def _check_spectators(self, room: Room) -> None:
@@ -130,7 +135,13 @@ class Players:
 
     async def resume(self, session: Session, message: p.Resume) -> None:
         _not_in_a_room(session)
-        held = self.store.find_token(token_hash(message.token))
+        hashed = token_hash(message.token)
+        held = self.store.find_token(hashed)
+        if held is None:
+            invited = self.rooms.rooms.get(message.room)
+            if invited is not None and hashed in invited.invites:
+                await self._accept_invite(session, invited, hashed)
+                return
         if held is None or held[0] != message.room:
             raise BadToken("that token holds no seat in this room")
         room = self.rooms.get(message.room)
@@ -143,6 +154,22 @@ class Players:
             self._attach(room, session, seat, message.token)
             # The table answers a reconnection with exactly one full state for the seat.
             return None, table.handle(seat, c.Connected(True), now)
+
+        await room.call(job)
+
+    async def _accept_invite(self, session: Session, room: Room, hashed: str) -> None:
+        """An operator's invitation: the person takes the bot's seat for good and gets a
+        seat token of its own (the invitation is spent)."""
+        token = new_token()
+
+        def job(table: Table, now: float) -> tuple[None, list[Effect]]:
+            seat, name = room.invites.pop(hashed, (None, ""))
+            if seat is None:
+                raise BadToken("that invitation was already used")
+            effects = table.handle(None, c.Claim(seat, name), now)
+            self.store.save_token(token_hash(token), room.room_id, seat)
+            self._attach(room, session, seat, token)
+            return None, effects
 
         await room.call(job)
 
@@ -184,29 +211,22 @@ class Players:
         room, seat = session.room, session.seat
         if room is None or seat is None:
             raise NotSeated("join or resume a seat first")
-        command: c.Command
-        if isinstance(message, p.Act):
-            command = c.Act(message.version, message.action)
-        elif isinstance(message, p.SetReady):
-            command = c.Ready(message.ready)
-        elif isinstance(message, p.AddBot):
-            command = c.AddBot(message.seat, message.level)
-        elif isinstance(message, p.RemoveBot):
-            command = c.RemoveBot(message.seat)
-        elif isinstance(message, p.SendSeed):
-            command = c.SendSeed(message.hand, message.seed)
-        elif isinstance(message, p.TakeBack):
-            command = c.TakeBack()
-        else:
-            raise InvalidMessage(f"unexpected message type {message.type!r}")
+        command = _command(message)
+        if self.rooms.draining and isinstance(command, c.Ready | c.AddBot) and (
+            not isinstance(command, c.Ready) or command.ready
+        ):
+            raise Draining("the server is draining for a restart: no new matches start")
 
         def job(table: Table, now: float) -> tuple[None, list[Effect]]:
             if session.room is not room or session.seat != seat:
                 # Queued before another connection took the seat over.
                 raise NotSeated("this connection no longer holds the seat")
+            if room.paused and isinstance(command, c.Act):
+                raise RoomPaused("an operator paused the room; act again once it resumes")
             return None, table.handle(seat, command, now)
 
-        await room.call(job)
+        arrived = session.arrived_at if isinstance(command, c.Act) else None
+        await room.call(job, arrived)
 
     async def disconnected(self, session: Session) -> None:
         """The connection is gone: stop sending to it; its seat shows as disconnected."""
@@ -273,6 +293,23 @@ class Players:
         await old.call(leave_old)
         session.room, session.seat = None, None
         await self._take_seat(session, new_room, seat, name)
+
+
+def _command(message: p.ClientMessage) -> c.Command:
+    """The table command a seated player's message asks for."""
+    if isinstance(message, p.Act):
+        return c.Act(message.version, message.action)
+    if isinstance(message, p.SetReady):
+        return c.Ready(message.ready)
+    if isinstance(message, p.AddBot):
+        return c.AddBot(message.seat, message.level)
+    if isinstance(message, p.RemoveBot):
+        return c.RemoveBot(message.seat)
+    if isinstance(message, p.SendSeed):
+        return c.SendSeed(message.hand, message.seed)
+    if isinstance(message, p.TakeBack):
+        return c.TakeBack()
+    raise InvalidMessage(f"unexpected message type {message.type!r}")
 
 
 def _take_over(room: Room, seat: int) -> None:

@@ -67,6 +67,9 @@ class ErrorCode(StrEnum):
     ROOMS_DISABLED = "rooms_disabled"
     UNKNOWN_PRESET = "unknown_preset"
     SPECTATORS_FULL = "spectators_full"
+    DRAINING = "draining"
+    ROOM_PAUSED = "room_paused"
+    UNKNOWN_CONNECTION = "unknown_connection"
     SEED_REFUSED = "seed_refused"
     NOT_A_PERSON = "not_a_person"
     STORAGE_FAILED = "storage_failed"
@@ -148,7 +151,7 @@ class CreateRoom(_Message):
     preset: str = Field(min_length=1, max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
     bots: int = Field(default=0, ge=0, le=15)
-    bot_level: int = Field(default=1, ge=0, le=9)
+    bot_level: int = 1  # the variant names its levels (invalid_options otherwise)
     private: bool = False
     name: Name = "player"
 
@@ -158,7 +161,7 @@ class AddBot(_Message):
 
     type: Literal["add_bot"]
     seat: int = Field(ge=0, le=15)
-    level: int = Field(default=1, ge=0, le=9)
+    level: int = 1  # the variant names its levels (invalid_options otherwise)
 
 
 class RemoveBot(_Message):
@@ -363,8 +366,40 @@ class TakenOver(_Message):
     seat: int
 
 
+class Notice(_Message):
+    """A message from the operator, to one room (``room``) or to everyone (``room`` is
+    ``None``). ``kind`` is ``operator`` for a text an operator wrote, ``draining`` when the
+    server is about to restart: hands in progress finish, nothing new starts."""
+
+    type: Literal["notice"]
+    room: str | None
+    kind: Literal["operator", "draining"]
+    text: str
+
+
+class RoomPaused(_Message):
+    """An operator paused (``paused``) or resumed the room. While paused nothing happens:
+    no deadline runs out, bots wait, actions are refused with ``room_paused``; on resume
+    every deadline is later by the pause, and each seat is sent its state again."""
+
+    type: Literal["room_paused"]
+    room: str
+    paused: bool
+    reason: str = ""
+
+
 ServerMessage = Annotated[
-    Welcome | Joined | State | GameEvent | Error | Pong | Left | Lobby | TakenOver,
+    Welcome
+    | Joined
+    | State
+    | GameEvent
+    | Error
+    | Pong
+    | Left
+    | Lobby
+    | TakenOver
+    | Notice
+    | RoomPaused,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
@@ -373,21 +408,33 @@ SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 # ---------------------------------------------------------------- operator (admin channel)
 
 
+AdminCommand = Literal[
+    "create", "list", "show", "close", "start", "pause", "resume", "notice", "invite",
+    "connections", "kick", "watch", "drain", "trustee",
+]
+
+
 class AdminRequest(_Message):
-    """An operator command on the authenticated admin channel (path ``/admin``)."""
+    """An operator command on the authenticated admin channel (path ``/admin``);
+    docs/protocol.md says which fields each command reads."""
 
     type: Literal["admin"]
-    command: Literal["create", "list", "show", "close", "start", "trustee"]
+    command: AdminCommand
     room: str | None = None
-    seat: int | None = Field(default=None, ge=0, le=15)
-    on: bool = True
+    on: bool = True  # trustee: in (true) or out (false)
     variant: str | None = None
     preset: str | None = Field(default=None, max_length=64)
     seats: int | None = Field(default=None, ge=1, le=16)
     bots: int = Field(default=0, ge=0, le=16)
-    bot_level: int = Field(default=1, ge=0, le=9)
+    bot_level: int = 1  # the variant names its levels (invalid_options otherwise)
     options: dict[str, Any] = Field(default_factory=dict)
     seed: str | None = Field(default=None, max_length=200)
+    seat: int | None = Field(default=None, ge=0, le=15)
+    name: str | None = Field(default=None, max_length=200)
+    connection: str | None = Field(default=None, max_length=64)
+    text: str | None = Field(default=None, max_length=500)
+    spectator_delay: float | None = Field(default=None, ge=0)
+    spectator_delay_actions: int | None = Field(default=None, ge=0)
 
 
 class AdminResult(_Message):

@@ -1,9 +1,5 @@
-"""Rooms: one asyncio task per room is the single writer of its table (no locks).
-
-Everything that touches a table runs inside that task: connections submit closures through
-the room's inbox and await their result. The task sleeps until the next message or the
-table's next deadline, whichever comes first, and carries out the table's effects in order:
-persist first, then send.
+"""Rooms: creating, finding, restoring, closing and draining them. Each room is a table and
+the task that alone may change it (``paiju.server.room``).
 """
 
 from __future__ import annotations
@@ -12,296 +8,44 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import structlog
+from prometheus_client import Histogram
 
 from paiju.core.errors import GameError, InvalidOptions
 from paiju.core.fairness import FAIR_V1
 from paiju.core.rng import SeededRng
-from paiju.engines.registry import get_engine, make_bot, variants
+from paiju.engines.registry import get_engine, get_variant, make_bot, variants
 from paiju.persistence.restore import Damaged, check_chain, restore_room
 from paiju.persistence.store import Store
-from paiju.server.config import RoomPreset, ServerConfig, load_preset, load_presets
-from paiju.server.errors import RoomClosed, StorageFailed, UnknownPreset, UnknownRoom
-from paiju.server.wire import encode_bytes
-from paiju.table.effects import SPECTATORS, Effect, Persist, Send
+from paiju.server.config import ServerConfig
+from paiju.server.errors import Draining, UnknownPreset, UnknownRoom
+from paiju.server.feed import SpectatorFeed
+from paiju.server.metrics import Metrics, RoomFacts
+from paiju.server.presets import RoomPreset, default_preset, load_presets
+from paiju.server.room import TICK_RETRY, Recipient, Room, RoomJob
+from paiju.table.commands import Close, Start
+from paiju.table.effects import Effect, Persist
 from paiju.table.records import RoomCreated
-from paiju.table.table import (
-    CLOSED,
-    FINISHED,
-    SeatBot,
-    Table,
-    TableFailed,
-    TableSettings,
-)
+from paiju.table.table import CLOSED, FINISHED, PLAYING, WAITING, SeatBot, Table, TableSettings
 
-T = TypeVar("T")
+__all__ = ["TICK_RETRY", "Recipient", "Room", "RoomJob", "RoomManager", "usable_presets"]
+
 log = structlog.get_logger("paiju.rooms")
-
-#: Seconds before a tick that failed is tried again.
-TICK_RETRY = 1.0
-
-RoomJob = Callable[[Table, float], tuple[T, list[Effect]]]
-#: Rebuilds a room's table from the store at ``now`` (after a failed write).
-Rebuilder = Callable[[float], Table]
-
-
-class NotSaved(Exception):
-    """A record could not be written; the table is ahead of the disk until rebuilt."""
-
-
-class Recipient(Protocol):
-    """A room member: something that takes encoded frames (a session)."""
-
-    def send_frame(self, frame: bytes) -> None: ...
-
-    def left_room(self, room_id: str) -> None:
-        """The room let go of this member (it was unloaded)."""
-
-
-class Room:
-    """A table, its members, and the task that alone may change it."""
-
-    def __init__(
-        self,
-        table: Table,
-        store: Store,
-        finished_grace: float | None = None,
-        on_unload: Callable[[Room], None] | None = None,
-        rebuild: Rebuilder | None = None,
-    ) -> None:
-        self.table = table
-        self.store = store
-        self._rebuild = rebuild
-        # A finished room leaves memory this long after the match ended (None: never).
-        self.finished_grace = finished_grace
-        self._unload_at: float | None = None
-        self._on_unload = on_unload
-        self.members: dict[int, set[Recipient]] = {}
-        self.spectators: set[Recipient] = set()
-        self._inbox: asyncio.Queue[tuple[RoomJob[Any], asyncio.Future[Any]] | None] = (
-            asyncio.Queue()
-        )
-        self._task: asyncio.Task[None] | None = None
-        self.closed = False
-        self.made_by_player = False  # such a room closes when its last player leaves
-        self._hold_until = 0.0
-        self.log = log.bind(room=table.room_id, variant=table.engine.name)
-
-    @property
-    def room_id(self) -> str:
-        return self.table.room_id
-
-    def start(self) -> None:
-        """Start the room's task."""
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=self.room_id)
-
-    async def call(self, job: RoomJob[T]) -> T:
-        """Run ``job(table, now)`` inside the room's task; its ``GameError`` is re-raised here.
-
-        Raises ``RoomClosed`` once the room is stopping or stopped: nothing would ever run the
-        job, and a caller awaiting it would hang (and hold up a graceful shutdown).
-        """
-        if self.closed or self._task is None or self._task.done():
-            raise RoomClosed("the room is closed")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        await self._inbox.put((job, future))
-        return await future
-
-    async def stop(self) -> None:
-        """Finish what is queued, then end the task; later calls get ``RoomClosed``."""
-        self.closed = True
-        if self._task is None:
-            return
-        await self._inbox.put(None)
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        self._task = None
-        # A job that slipped in behind the end marker would never be answered.
-        while not self._inbox.empty():
-            item = self._inbox.get_nowait()
-            if item is not None and not item[1].done():
-                item[1].set_exception(RoomClosed("the room is closed"))
-
-    def wake_at(self) -> float | None:
-        """When the task next wakes: the table's deadline, but not before a failed tick's
-        retry time (a deadline that keeps failing would otherwise spin the loop), or the time
-        a finished room is unloaded."""
-        deadline = self.table.next_deadline()
-        wake = None if deadline is None else max(deadline, self._hold_until)
-        if self._unload_at is not None:
-            wake = self._unload_at if wake is None else min(wake, self._unload_at)
-        return wake
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            deadline = self.wake_at()
-            timeout = None if deadline is None else max(0.0, deadline - loop.time())
-            try:
-                item = await asyncio.wait_for(self._inbox.get(), timeout)
-            except TimeoutError:
-                self._tick(loop.time())
-                if self.closed:  # stopped: it could not be rebuilt after a failed write
-                    return
-                if self._due_for_unload(loop.time()):
-                    self._unload()
-                    return
-                continue
-            if item is None:
-                return
-            job, future = item
-            self._run_job(job, future, loop.time())
-            if not self.closed:
-                self._tick(loop.time())
-            if self.closed:
-                return
-            self._due_for_unload(loop.time())
-
-    def _due_for_unload(self, now: float) -> bool:
-        """Start the grace period once the match is over; whether it has run out."""
-        if self.finished_grace is None or self.table.phase != FINISHED:
-            self._unload_at = None
-            return False
-        if self._unload_at is None:
-            self._unload_at = now + self.finished_grace
-        return now >= self._unload_at
-
-    def _unload(self, revoke: bool = True) -> None:
-        """Leave memory (the room stays in the store): tell the members, end the task.
-        ``revoke``: the seat tokens stop working (a finished room)."""
-        self.closed = True
-        if revoke:
-            self.store.revoke_tokens(self.room_id)
-        self.release()
-        while not self._inbox.empty():
-            item = self._inbox.get_nowait()
-            if item is not None and not item[1].done():
-                item[1].set_exception(RoomClosed("the room is closed"))
-        if self._on_unload is not None:
-            self._on_unload(self)
-        self.log.info("room_unloaded")
-
-    def _run_job(self, job: RoomJob[Any], future: asyncio.Future[Any], now: float) -> None:
-        try:
-            result, effects = job(self.table, now)
-        except GameError as exc:  # refused: the table is unchanged
-            if not future.done():
-                future.set_exception(exc)
-            return
-        except Exception as exc:
-            # The job may have changed the table before it failed, with effects nobody will
-            # carry out: the table goes back to what the disk holds.
-            self.log.exception("room_job_failed")
-            self._recover(now)
-            if not future.done():
-                future.set_exception(exc)
-            return
-        try:
-            self.carry_out(effects)
-        except NotSaved:
-            self.log.exception("room_write_failed")
-            self._recover(now)
-            if not future.done():
-                future.set_exception(StorageFailed(
-                    "the server could not save this change and undid it; the room is as it was"
-                ))
-            return
-        except Exception as exc:
-            self.log.exception("room_effects_failed")
-            if not future.done():
-                future.set_exception(exc)
-            return
-        if not future.done():
-            future.set_result(result)
-
-    def _tick(self, now: float) -> None:
-        try:
-            self.carry_out(self.table.tick(now))
-        except TableFailed as failed:
-            # A failing engine must not kill the room's task. What the table did before the
-            # failure is carried out (persisted first); the failed deadline is retried after
-            # a pause, not in a busy loop.
-            self.log.exception("room_tick_failed")
-            self._hold_until = now + TICK_RETRY
-            try:
-                self.carry_out(failed.effects)
-            except NotSaved:
-                self.log.exception("room_write_failed")
-                self._recover(now)
-            except Exception:
-                self.log.exception("room_effects_failed")
-        except NotSaved:
-            self.log.exception("room_write_failed")
-            self._hold_until = now + TICK_RETRY
-            self._recover(now)
-        except Exception:
-            self.log.exception("room_tick_failed")
-            self._hold_until = now + TICK_RETRY
-
-    def _recover(self, now: float) -> None:
-        """The table may be ahead of the disk: rebuild it from the store and send every
-        viewer its state again; if even that fails, stop the room (never run diverged)."""
-        try:
-            if self._rebuild is None:
-                raise RuntimeError("this room cannot be rebuilt")
-            self.table = self._rebuild(now)
-        except Exception:
-            self.log.exception("room_stopped", reason="rebuild from the store failed")
-            self._unload(revoke=False)
-            return
-        self.log.warning("room_rebuilt")
-        for effect in self.table.resend(now):
-            if isinstance(effect, Send):
-                self._send(effect)
-
-    def carry_out(self, effects: list[Effect]) -> None:
-        """Persist, then send, in the order the table gave; report incidents. Raises
-        ``NotSaved`` when a write fails (nothing after it is carried out)."""
-        offset = time.time() - asyncio.get_running_loop().time()
-        for effect in effects:
-            if isinstance(effect, Persist):
-                deadlines = {s: at + offset for s, at in effect.deadlines.items()}
-                try:
-                    self.store.append(self.room_id, effect.record, effect.entry, deadlines)
-                except Exception as exc:
-                    raise NotSaved(f"entry {effect.entry.n} of room {self.room_id}") from exc
-            elif isinstance(effect, Send):
-                self._send(effect)
-            else:
-                self.log.warning(effect.kind, seat=effect.seat, error=effect.error)
-
-    def _send(self, effect: Send) -> None:
-        targets = self.spectators if effect.to == SPECTATORS else self.members.get(effect.to, ())
-        if targets:
-            frame = encode_bytes(effect.message)  # once, however many connections watch
-            for member in list(targets):
-                member.send_frame(frame)
-
-    def release(self) -> None:
-        """Let go of every member (the room was stopped; its seat tokens stay valid)."""
-        for member in [*self.spectators, *(m for ms in self.members.values() for m in ms)]:
-            member.left_room(self.room_id)
-        self.members.clear()
-        self.spectators.clear()
-
-    def detach(self, session: Recipient) -> None:
-        """Stop sending to ``session`` (called inside the room's task)."""
-        self.spectators.discard(session)
-        for sessions in self.members.values():
-            sessions.discard(session)
 
 
 class RoomManager:
     """Creates, finds, restores and closes rooms."""
 
-    def __init__(self, config: ServerConfig, store: Store) -> None:
+    def __init__(self, config: ServerConfig, store: Store, metrics: Metrics | None = None) -> None:
         self.config = config
         self.store = store
+        self.metrics = metrics or Metrics.detached()
         self.rooms: dict[str, Room] = {}
         self.presets = usable_presets(config.rooms_dir)
+        self.draining = False
         # Rooms whose stored records did not verify at start: room id -> why (operators see
         # them as phase "damaged"; they stay on disk for `paiju verify`).
         self.damaged: dict[str, str] = {}
@@ -327,19 +71,26 @@ class RoomManager:
         private: bool = False,
         bot_seats: dict[int, int] | None = None,
         by_player: bool = False,
+        spectator_delay: float | None = None,
+        spectator_delay_actions: int | None = None,
         scheme: str = FAIR_V1,
     ) -> Room:
         """Make a room from a preset (by default the variant's own) plus ``options``.
 
         The last ``bots`` seats get bots of ``bot_level``; ``bot_seats`` (seat -> level)
         places bots exactly instead. ``by_player`` rooms take only the options the preset's
-        ``choices`` allow. ``scheme`` is the deal scheme: ``seeded-v0`` (the deals of rooms
-        made before fair deals, a function of the seed alone) only for tests that script a
-        deal by its seed. Raises ``GameError`` (unknown variant or preset, bad options, too
-        many rooms)."""
+        ``choices`` allow. The spectators' delay is the one given, else the preset's, else
+        the server's. A room whose every seat is a bot starts at once. ``scheme`` is the deal
+        scheme: ``seeded-v0`` (the deals of rooms made before fair deals, a function of the
+        seed alone) only for tests that script a deal by its seed. Raises ``GameError``
+        (unknown variant or preset, bad options or bot level, too many rooms, draining)."""
+        if self.draining:
+            raise Draining("the server is draining for a restart: no new rooms")
         self._check_capacity()
         chosen = self._preset(variant, preset)
         engine = get_engine(chosen.variant)
+        for level in {*([bot_level] if bots else []), *(bot_seats or {}).values()}:
+            get_variant(chosen.variant).check_bot_level(level)
         extra = options or {}
         raw = chosen.player_options(extra) if by_player else {**chosen.options, **extra}
         if seats is not None and "seats" in engine.normalize_options(raw):
@@ -358,7 +109,8 @@ class RoomManager:
             variant=chosen.variant,
             options=normalized,
             seed=seed if seed is not None else secrets.token_hex(16),
-            settings=self._settings(chosen, private=private, by_player=by_player),
+            settings=self._settings(chosen, private=private, by_player=by_player)
+            | self._delays(chosen, spectator_delay, spectator_delay_actions),
             created_at=time.time(),
             scheme=scheme,
         )
@@ -372,12 +124,15 @@ class RoomManager:
             self.store.append(created.room, effect.record, effect.entry, {})
         return self._open(table, created)
 
+    def accepting(self) -> bool:
+        """Whether fewer than ``max_rooms`` rooms wait or play. Finished rooms stay open for
+        their result but do not count: otherwise the server would refuse every create after
+        ``max_rooms`` matches until an operator closed them by hand."""
+        active = sum(r.table.phase not in (FINISHED, CLOSED) for r in self.rooms.values())
+        return active < self.config.max_rooms
+
     def _check_capacity(self) -> None:
-        # Finished rooms stay open for their result but no longer count: otherwise the
-        # server would refuse every create after max_rooms matches until an operator closed
-        # them by hand.
-        active = [r for r in self.rooms.values() if r.table.phase not in (FINISHED, CLOSED)]
-        if len(active) >= self.config.max_rooms:
+        if not self.accepting():
             raise InvalidOptions(f"the server already has {self.config.max_rooms} active rooms")
 
     def _preset(self, variant: str | None, preset: str | None) -> RoomPreset:
@@ -385,7 +140,7 @@ class RoomManager:
         if preset is None:
             if variant is None:
                 raise InvalidOptions("name a variant or a preset")
-            return self.presets.get(variant) or load_preset(self.config.rooms_dir, variant)
+            return self.presets.get(variant) or default_preset(variant)
         found = self.presets.get(preset)
         if found is None:
             known = ", ".join(sorted(self.presets)) or "none"
@@ -407,15 +162,35 @@ class RoomManager:
             "by_player": by_player,
         }
 
+    def _delays(
+        self, preset: RoomPreset, seconds: float | None, actions: int | None
+    ) -> dict[str, Any]:
+        """The spectators' delay: as given, else the preset's, else the server's."""
+        if (seconds or 0) < 0 or (actions or 0) < 0:
+            raise InvalidOptions("a spectator delay cannot be negative")
+        return {
+            "spectator_delay": next(
+                v for v in (seconds, preset.spectator_delay, self.config.spectator_delay)
+                if v is not None
+            ),
+            "spectator_delay_actions": next(
+                v for v in (actions, preset.spectator_delay_actions,
+                            self.config.spectator_delay_actions)
+                if v is not None
+            ),
+        }
+
     def make_table(self, created: RoomCreated) -> Table:
         """A room's table, as its creation record says (the server's own settings for the
-        trustee's delay and the restore grace). Raises ``GameError`` for a variant that is
-        not there."""
+        trustee's delay, the restore grace and snapshots). Raises ``GameError`` for a
+        variant that is not there."""
         engine = get_engine(created.variant)
         seed = created.seed
+        timing = self.metrics.bot_decision(created.variant)
 
         def bot_factory(seat: int, level: int) -> SeatBot:
-            return make_bot(created.variant, level, SeededRng(seed).derive(f"bot/{seat}"))
+            bot = make_bot(created.variant, level, SeededRng(seed).derive(f"bot/{seat}"))
+            return TimedBot(bot, timing)
 
         stored = created.settings
         timers = {k: v for k, v in dict(stored.get("timers", {})).items() if k != "trustee_after"}
@@ -436,13 +211,32 @@ class RoomManager:
         return table
 
     def _open(self, table: Table, created: RoomCreated) -> Room:
+        settings = created.settings
         room_id = created.room
 
         def rebuild(now: float) -> Table:
             return restore_room(self.store, room_id, self.make_table, now, time.time()).table
 
-        room = Room(table, self.store, self.config.finished_room_grace, self._unloaded, rebuild)
-        room.made_by_player = bool(created.settings.get("by_player", False))
+        by_player = bool(settings.get("by_player", False))
+        feed = SpectatorFeed(
+            float(settings.get("spectator_delay", 0.0)),
+            int(settings.get("spectator_delay_actions", 0)),
+        )
+        room = Room(
+            table, self.store, self.config.finished_room_grace, self._unloaded,
+            metrics=self.metrics, feed=feed,
+            abandoned_grace=self.config.abandoned_room_grace if by_player else None,
+            rebuild=rebuild,
+        )
+        room.made_by_player = by_player
+        room.draining = self.draining
+        now = asyncio.get_running_loop().time()
+        if feed.delayed:
+            feed.push(table.snapshot(None, now), now)
+        if table.phase == WAITING and all(slot.kind == "bot" for slot in table.seats):
+            # Nobody would ever say ready: bots alone start at once (the room's task is not
+            # running yet, so this is still its only writer).
+            room.carry_out(table.handle(None, Start(), now))
         self.rooms[room_id] = room
         room.start()
         room.log.info("room_opened", seats=table.seat_count, phase=table.phase)
@@ -451,6 +245,23 @@ class RoomManager:
     def _unloaded(self, room: Room) -> None:
         if self.rooms.get(room.room_id) is room:
             del self.rooms[room.room_id]
+
+    def facts(self) -> Iterator[RoomFacts]:
+        """What the metrics read of every room in memory."""
+        return (room.facts() for room in self.rooms.values())
+
+    def hands_in_play(self) -> int:
+        """Rooms whose hand is being played (a drain waits for these)."""
+        return sum(room.table.phase == PLAYING for room in self.rooms.values())
+
+    async def begin_drain(self) -> None:
+        """No new rooms; no room deals another hand. Each room's task is woken so that it
+        stops waiting for the next hand's deal."""
+        self.draining = True
+        for room in list(self.rooms.values()):
+            room.draining = True
+            with contextlib.suppress(GameError):
+                await room.call(lambda table, now: (None, []))
 
     def spectator_count(self) -> int:
         """Spectators of every live room."""
@@ -503,13 +314,13 @@ class RoomManager:
             await asyncio.sleep(0)
 
     async def close(self, room_id: str, reason: str) -> dict[str, Any]:
-        """Close a room for good: tell its members, revoke its tokens, end its task."""
-        from paiju.table.commands import Close
-
+        """Close a room for good: tell its members, revoke its tokens, end its task. Returns
+        the room's summary once closed."""
         room = self.get(room_id)
 
         def job(table: Table, now: float) -> tuple[dict[str, Any], list[Effect]]:
-            return table.summary(), table.handle(None, Close(reason), now)
+            effects = table.handle(None, Close(reason), now)
+            return table.summary(), effects
 
         summary = await room.call(job)
         self.store.revoke_tokens(room_id)
@@ -523,9 +334,25 @@ class RoomManager:
             await room.stop()
 
 
+class TimedBot:
+    """A bot whose every decision is timed into a histogram (the metrics)."""
+
+    def __init__(self, bot: SeatBot, histogram: Histogram) -> None:
+        self.bot = bot
+        self.histogram = histogram
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        start = time.perf_counter()
+        try:
+            return self.bot.choose(view)
+        finally:
+            self.histogram.observe(time.perf_counter() - start)
+
+
 def usable_presets(rooms_dir: str) -> dict[str, RoomPreset]:
-    """The presets of ``rooms_dir`` whose variant is registered and whose options are valid;
-    any other is logged and left out, so one broken file does not stop the server."""
+    """The presets (the package's and those of ``rooms_dir``) whose variant is registered and
+    whose options are valid; any other is logged and left out, so one broken file does not
+    stop the server."""
     usable: dict[str, RoomPreset] = {}
     for name, preset in load_presets(rooms_dir).items():
         try:

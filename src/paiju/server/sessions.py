@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Callable
 
 from paiju.server import protocol as p
+from paiju.server.metrics import Metrics
 from paiju.server.rooms import Room
 from paiju.server.throttle import TokenBucket
 from paiju.server.wire import encode_bytes
@@ -32,18 +33,25 @@ def token_hash(token: str) -> str:
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_TAKEN_OVER = 4001
+CLOSE_KICKED = 4002
 
 #: How a session asks its connection to close: ``kick(code, reason)``; it returns at once.
 Kick = Callable[[int, str], None]
 
 
+#: Called by the writer once every frame queued before it was written.
+Marker = Callable[[], None]
+
+
 class Outbox:
-    """Frames waiting for the writer, bounded by count and by bytes."""
+    """Frames waiting for the writer, bounded by count and by bytes, and markers between
+    them (called when the writer reaches them; they count for neither bound)."""
 
     def __init__(self, max_frames: int, max_bytes: int) -> None:
         self.max_frames = max_frames
         self.max_bytes = max_bytes
-        self.frames: deque[bytes] = deque()
+        self.frames: deque[bytes | Marker] = deque()
+        self.count = 0
         self.bytes = 0
         self.ready = asyncio.Event()
         self.ended = False
@@ -52,30 +60,46 @@ class Outbox:
         """Queue ``frame``; ``False`` (and nothing queued) if the box is full or ended."""
         if self.ended:
             return True
-        if len(self.frames) >= self.max_frames or self.bytes + len(frame) > self.max_bytes:
+        if self.count >= self.max_frames or self.bytes + len(frame) > self.max_bytes:
             return False
         self.frames.append(frame)
+        self.count += 1
         self.bytes += len(frame)
         self.ready.set()
         return True
 
+    def mark(self, marker: Marker) -> None:
+        """Call ``marker`` once what is queued now has been written (dropped if the box
+        ends first without it)."""
+        if self.ended:
+            return
+        if not self.frames:
+            marker()
+            return
+        self.frames.append(marker)
+
     async def get(self) -> bytes | None:
-        """The next frame, or ``None`` once the box is ended and empty."""
-        while not self.frames:
-            if self.ended:
-                return None
-            self.ready.clear()
-            await self.ready.wait()
-        frame = self.frames.popleft()
-        self.bytes -= len(frame)
-        return frame
+        """The next frame, or ``None`` once the box is ended and empty; markers reached on
+        the way are called."""
+        while True:
+            while not self.frames:
+                if self.ended:
+                    return None
+                self.ready.clear()
+                await self.ready.wait()
+            item = self.frames.popleft()
+            if isinstance(item, bytes):
+                self.count -= 1
+                self.bytes -= len(item)
+                return item
+            item()
 
     def end(self, drop: bool = False) -> None:
         """No more frames; the writer stops after what is queued (nothing, with ``drop``)."""
         self.ended = True
         if drop:
             self.frames.clear()
-            self.bytes = 0
+            self.bytes = self.count = 0
         self.ready.set()
 
 
@@ -92,8 +116,10 @@ class Session:
         bucket: TokenBucket,
         address: str = "",
         kick: Kick | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.session_id = session_id
+        self.metrics = metrics or Metrics.detached()
         self.outbox = outbox
         self.bucket = bucket
         self.address = address
@@ -104,10 +130,18 @@ class Session:
         self.strikes = 0
         self.close_code = 0
         self.close_reason = ""
+        self.arrived_at = 0.0  # loop time the message being carried out was read
 
     def send(self, message: p.ServerMessage) -> None:
         """Queue ``message`` (encoded through the protocol's models)."""
+        self.metrics.sent(message.type).inc()
+        if isinstance(message, p.Error):
+            self.metrics.errors(str(message.code)).inc()
         self.send_frame(encode_bytes(message))
+
+    def when_written(self, done: Callable[[], None]) -> None:
+        """Call ``done`` once every frame queued so far has been written."""
+        self.outbox.mark(done)
 
     def send_frame(self, frame: bytes) -> None:
         """Queue an encoded frame; a client too slow to keep up is disconnected (1008)."""

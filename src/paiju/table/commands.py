@@ -72,6 +72,15 @@ class RemoveBot:
 
 
 @dataclass(frozen=True)
+class Claim:
+    """A person takes over the bot's ``seat`` for good (an operator invited them), in any
+    phase but a closed room; mid-match the seat's decision gets a person's deadline."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
 class OfferRematch:
     """The match is over and ``room`` is its rematch; every viewer is told."""
 
@@ -110,6 +119,7 @@ Command = (
     | AddBot
     | RemoveBot
     | OfferRematch
+    | Claim
     | SendSeed
     | TakeBack
     | SetTrustee

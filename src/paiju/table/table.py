@@ -175,6 +175,8 @@ class Table(Keeping, Trustees, Output):
             return lambda: self._offer_rematch(command.room, now)
         if isinstance(command, c.SetTrustee):
             return lambda: self._set_trustee(command.seat, command.on, now)
+        if isinstance(command, c.Claim):
+            return lambda: self._claim(command.seat, command.name, now)
         return None
 
     def open_room(self, created: RoomCreated) -> list[Effect]:
@@ -268,6 +270,18 @@ class Table(Keeping, Trustees, Output):
             raise SeatTaken(f"seat {seat} holds no bot")
         self.seats.free(seat)
         return self._changed(now)
+
+    def _claim(self, seat: Seat, name: str, now: float) -> list[Effect]:
+        if self.seats.kind(seat) != "bot":
+            raise SeatTaken(f"seat {seat} holds no bot")
+        self.seats.seat_person(seat, name, ready=self.phase != WAITING, connected=True)
+        self.decisions.waiting.pop(seat, None)  # asked again, with a person's deadline
+        if self.phase == PLAYING:
+            self._refresh(now)
+        effects = self._changed(now)
+        if not any(isinstance(e, Send) and e.to == seat for e in effects):
+            effects.append(Send(seat, self.snapshot(seat, now)))
+        return effects
 
     def _offer_rematch(self, room: str, now: float) -> list[Effect]:
         if self.phase != FINISHED:

@@ -9,7 +9,8 @@ import pytest
 
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
-from paiju.engines.diu.bot import make_bot, shortfall
+from paiju.engines.diu.bot import shortfall
+from paiju.engines.diu.bot_level2 import make_bot
 from paiju.engines.diu.combos import ComboRules
 from paiju.engines.diu.engine import DiuEngine
 
@@ -86,11 +87,12 @@ OPTIONS: list[dict[str, Any]] = [
 ]
 
 
+@pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize("seed", range(len(OPTIONS)))
-def test_bot_plays_legal_moves_to_the_end(seed: int) -> None:
+def test_bot_plays_legal_moves_to_the_end(seed: int, level: int) -> None:
     opts = ENGINE.normalize_options(OPTIONS[seed])
     state = ENGINE.initial_state(opts, SeededRng(f"bot/{seed}"), MatchInfo(0, (0, 0, 0)))
-    bots = [make_bot(1, SeededRng(f"bot/{seed}/{s}")) for s in range(3)]
+    bots = [make_bot(level, SeededRng(f"bot/{seed}/{s}")) for s in range(3)]
     chooser = random.Random(seed)
     while not ENGINE.is_terminal(state):
         seat = chooser.choice(sorted(ENGINE.to_act(state)))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from paiju.engines.diu.options import DEFAULTS, normalize
 
-PRESET = Path(__file__).resolve().parents[3] / "configs" / "rooms" / "diu.toml"
+PRESET = Path(__file__).resolve().parents[3] / "src" / "paiju" / "presets" / "diu.toml"
 
 
 def test_room_preset_has_every_option_at_default() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from paiju.engines.dragon.rules import DEFAULTS
 
-PRESET = Path(__file__).parents[3] / "configs" / "rooms" / "dragon.toml"
+PRESET = Path(__file__).parents[3] / "src" / "paiju" / "presets" / "dragon.toml"
 
 
 def test_room_preset_has_every_option_at_its_default() -> None:

@@ -10,7 +10,8 @@ import pytest
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
 from paiju.engines.shengji.actions import make
-from paiju.engines.shengji.bot import SensibleBot, make_bot
+from paiju.engines.shengji.bot import SensibleBot
+from paiju.engines.shengji.bot_level2 import make_bot
 from paiju.engines.shengji.cards import sort_cards
 from paiju.engines.shengji.engine import ShengjiEngine
 from paiju.engines.shengji.state import ShengjiState
@@ -28,10 +29,11 @@ def test_level_zero_is_not_ours() -> None:
         make_bot(0, SeededRng("x"))
 
 
+@pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize("seed", range(6))
-def test_bots_play_legal_hands_to_the_end(seed: int) -> None:
+def test_bots_play_legal_hands_to_the_end(seed: int, level: int) -> None:
     state = _new(f"bot{seed}")
-    bots = [make_bot(1, SeededRng(f"b{seed}/{s}")) for s in range(4)]
+    bots = [make_bot(level, SeededRng(f"b{seed}/{s}")) for s in range(4)]
     while not ENGINE.is_terminal(state):
         seat = min(ENGINE.to_act(state))
         view = ENGINE.view(state, seat)

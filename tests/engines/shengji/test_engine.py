@@ -294,7 +294,7 @@ def test_room_preset_lists_every_option_at_its_default() -> None:
     import tomllib
     from pathlib import Path
 
-    path = Path(__file__).parents[3] / "configs" / "rooms" / "shengji.toml"
+    path = Path(__file__).parents[3] / "src" / "paiju" / "presets" / "shengji.toml"
     preset = tomllib.loads(path.read_text(encoding="utf-8"))
     assert preset["variant"] == "shengji"
     assert preset["options"] == ENGINE.normalize_options({})

@@ -173,14 +173,3 @@ def _best_take_shortfall(
     takes = takes_for(rules, card, hand, melds).get(call, ())
     scores = [_after_best_discard(rules, _minus(hand, t.cards)) for t in takes]
     return min(scores) if scores else None
-
-
-#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
-BOT_LEVELS = (1,)
-
-
-def make_bot(level: int, rng: Rng) -> GreedyBot:
-    """The diu bot of ``level`` (1 is the only level so far; 0 is the generic random bot)."""
-    if level != 1:
-        raise ValueError(f"diu has bot level 1 only, not {level}")
-    return GreedyBot(rng)

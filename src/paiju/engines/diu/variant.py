@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paiju.engines.diu.bot import BOT_LEVELS, make_bot
+from paiju.engines.diu.bot_level2 import BOT_LEVELS, make_bot
 from paiju.engines.diu.conformance import CONFORMANCE
 from paiju.engines.diu.engine import DiuEngine
 from paiju.engines.diu.judge import answer

@@ -4,7 +4,10 @@
   chow/pung when it lowers the shanten, a kong when it does not raise it, hu whenever legal.
 * Level 2 — shanten first, then effective tiles (ukeire) counted over the tiles it cannot see;
   when ready it prefers the waits that actually reach 8 fans.
-* Level 3 — level 2 plus defence: when an opponent looks ready it avoids likely waits.
+* Level 3 — plans toward 8 fans (``bot_plan``: the distance to the nearest target worth 8,
+  such as a mixed straight, a flush or seven pairs, then effective tiles), claims only what
+  brings the hand nearer to 8 fans, and defends: when an opponent looks ready it folds a
+  hand far from 8 fans and otherwise prefers the safer of equally planned discards.
 
 Level 0 (uniform random over ``legal``) is the table's generic bot, not defined here.
 """
@@ -79,22 +82,24 @@ class McrBot:
     def _claim(self, seen: Seen, view: Mapping[str, Any]) -> str:
         if self.level == 1:
             return claim_choice(seen)
-        from paiju.engines.mcr.bot_levels import claim_level2, threats
+        if self.level == 2:
+            from paiju.engines.mcr.bot_levels import claim_level2
 
-        choice = claim_level2(seen, view)
-        far = choice not in ("hu", "pass") and shanten(seen.hand, seen.packs) >= 3
-        if self.level == 3 and far and threats(view, seen):
-            return "pass"  # far from ready while someone looks ready: keep safe tiles
-        return choice
+            return claim_level2(seen, view)
+        from paiju.engines.mcr.bot_plan import claim_level3
+
+        return claim_level3(seen, view)
 
     def _discard(self, seen: Seen, view: Mapping[str, Any]) -> Tile:
         if self.level == 1:
             return discard_level1(seen.hand, seen.packs)
-        from paiju.engines.mcr.bot_levels import discard_level2, discard_level3
-
         if self.level == 2:
+            from paiju.engines.mcr.bot_levels import discard_level2
+
             return discard_level2(seen, view, self.rng)
-        return discard_level3(seen, view, self.rng)
+        from paiju.engines.mcr.bot_plan import discard_defended
+
+        return discard_defended(seen, view, self.rng)
 
 
 def make_bot(level: int, rng: Rng) -> McrBot:

@@ -1,4 +1,5 @@
-"""MCR bot levels 2 and 3: tile efficiency over unseen tiles, 8-fan awareness, defence."""
+"""MCR bot level 2 (tile efficiency over unseen tiles, 8-fan waits) and the threat reading
+level 3 defends with (``threats``, ``danger``)."""
 
 from __future__ import annotations
 
@@ -106,11 +107,15 @@ def ranked_discards(seen: Seen, view: Mapping[str, Any]) -> list[tuple[tuple[int
     return out
 
 
-def discard_level2(seen: Seen, view: Mapping[str, Any], rng: Rng) -> Tile:
-    """Lowest shanten, then the most effective unseen tiles (8-fan waits when ready)."""
-    ranked = ranked_discards(seen, view)
+def pick_best(ranked: list[tuple[tuple[int, ...], Tile]], rng: Rng) -> Tile:
+    """One of the discards sharing the best (first) key, chosen by ``rng``."""
     best = [t for k, t in ranked if k == ranked[0][0]]
     return best[rng.randbelow(len(best))]
+
+
+def discard_level2(seen: Seen, view: Mapping[str, Any], rng: Rng) -> Tile:
+    """Lowest shanten, then the most effective unseen tiles (8-fan waits when ready)."""
+    return pick_best(ranked_discards(seen, view), rng)
 
 
 def threats(view: Mapping[str, Any], seen: Seen) -> list[int]:
@@ -143,26 +148,3 @@ def danger(tile: Tile, view: Mapping[str, Any], seen: Seen, against: list[int]) 
                 risk *= 0.6  # 筋 (suji): a two-sided wait on it would have taken the discard
         total += risk
     return total
-
-
-def discard_level3(seen: Seen, view: Mapping[str, Any], rng: Rng) -> Tile:
-    """Level 2, but defending when an opponent looks ready.
-
-    Hopeless (three or more from ready after the discard) it folds: the safest tile. Closer,
-    it keeps the level-2 order and lets danger break ties among equally good discards, and
-    trades a risky best discard for a safe one of the same shanten only when one from ready.
-    """
-    against = threats(view, seen)
-    if not against:
-        return discard_level2(seen, view, rng)
-    ranked = ranked_discards(seen, view)
-    low = ranked[0][0][0]
-    risk = {t: danger(t, view, seen, against) for _, t in ranked}
-    if low >= 3:
-        return min(ranked, key=lambda kt: (risk[kt[1]], kt[0]))[1]
-    best = [(k, t) for k, t in ranked if k == ranked[0][0]]
-    choice = min(best, key=lambda kt: risk[kt[1]])[1]
-    if low == 1 and risk[choice] >= 0.9 * len(against):
-        same = [(k, t) for k, t in ranked if k[0] == low]
-        return min(same, key=lambda kt: (risk[kt[1]], kt[0]))[1]
-    return choice

@@ -1,6 +1,6 @@
 """``McrEngine``: MCR mahjong (国标麻将) behind the paiju Engine protocol.
 
-Options (all optional, see ``configs/rooms/mcr.toml``):
+Options (all optional, see ``src/paiju/presets/mcr.toml``):
 
 * ``multiple_win`` (bool, False): several hu claims on one discard all win (一炮多响) instead
   of the head bump (截和) of competition practice.

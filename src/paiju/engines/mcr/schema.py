@@ -73,6 +73,16 @@ class ResultView(TypedDict):
     exhaustive_draw: bool
 
 
+class OptionsView(TypedDict):
+    """The table options a hand is played under (public: every player may know them)."""
+
+    multiple_win: bool
+    concealed_and_melded_kong_5: bool
+    min_fan: int
+    rounds: int
+    claim_prompts: str
+
+
 class LastDiscardView(TypedDict):
     """The discard a client marks as the last one: who discarded it and the tile."""
 
@@ -84,6 +94,7 @@ class McrView(TypedDict):
     """What a seat (``seat`` null: a spectator) sees of an MCR hand."""
 
     variant: str
+    options: OptionsView
     seat: int | None
     phase: str
     hand_index: int

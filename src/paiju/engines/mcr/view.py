@@ -19,6 +19,7 @@ from paiju.engines.mcr.schema import (
     LastDiscardView,
     McrView,
     MeldView,
+    OptionsView,
     PlayerView,
     ResultView,
     WinView,
@@ -118,8 +119,16 @@ def build_view(
 ) -> McrView:
     """The JSON view of ``state`` for ``viewer`` (None = spectator). Every listed action is
     all there is (``legal_complete``): MCR decisions are small."""
+    rules = state.rules
     view = McrView(
         variant="mcr",
+        options=OptionsView(
+            multiple_win=rules.multiple_win,
+            concealed_and_melded_kong_5=rules.concealed_and_melded_kong_5,
+            min_fan=rules.min_fan,
+            rounds=rules.rounds,
+            claim_prompts=rules.claim_prompts,
+        ),
         seat=viewer,
         phase=state.phase,
         hand_index=state.hand_index,

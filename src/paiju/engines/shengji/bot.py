@@ -60,16 +60,6 @@ class SensibleBot:
         return _follow(view, legal, ctx)
 
 
-#: The levels ``make_bot`` makes (0, random-legal, is every variant's).
-BOT_LEVELS = (1,)
-
-
-def make_bot(level: int, rng: Rng) -> SensibleBot:
-    """Level 1 is ``SensibleBot``; ``ValueError`` for another level."""
-    if level not in BOT_LEVELS:
-        raise ValueError(f"shengji has bot level 1 only, not {level}")
-    return SensibleBot(rng)
-
 
 def _cards(action: str) -> tuple[str, ...]:
     return parse_action(action).cards

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from paiju.engines.shengji.actions import Action
-from paiju.engines.shengji.bot import BOT_LEVELS, make_bot
+from paiju.engines.shengji.bot_level2 import BOT_LEVELS, make_bot
 from paiju.engines.shengji.conformance import CONFORMANCE
 from paiju.engines.shengji.engine import ShengjiEngine
 from paiju.engines.shengji.judge import answer

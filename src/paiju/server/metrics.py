@@ -1,0 +1,222 @@
+"""Prometheus metrics of a running server (``prometheus-client``), each server on a registry of
+its own: counters and histograms updated where things happen, gauges read from the live
+server when scraped. docs/operations.md lists every series.
+
+The hot paths use label children resolved once (``Children``), not ``labels()`` per call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
+
+__all__ = ["CONTENT_TYPE_LATEST", "Live", "LoopLag", "Metrics", "exposition"]
+
+#: Latency buckets (seconds) for what a player waits on: an action until its state is out.
+LATENCY_BUCKETS = (
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+)
+#: Buckets for short pieces of work: a store write, a bot's decision.
+WORK_BUCKETS = (
+    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1.0,
+)
+#: Seconds between two event-loop lag samples.
+LAG_INTERVAL = 0.25
+
+M = TypeVar("M", Counter, Histogram)
+
+
+class Children(Generic[M]):
+    """One labelled metric's children by label values, each resolved once."""
+
+    def __init__(self, metric: M) -> None:
+        self.metric: M = metric
+        self._children: dict[tuple[str, ...], M] = {}
+
+    def __call__(self, *values: str) -> M:
+        child = self._children.get(values)
+        if child is None:
+            child = self.metric.labels(*values)
+            self._children[values] = child
+        return child
+
+
+class Metrics:
+    """Every metric a server updates. ``registry`` is what ``/metrics`` exposes."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        registry = self.registry
+        ProcessCollector(registry=registry)
+        PlatformCollector(registry=registry)
+        GCCollector(registry=registry)
+        self.received = Children(Counter(
+            "paiju_messages_received", "Client messages read, by type (invalid: did not parse)",
+            ["type"], registry=registry))
+        self.sent = Children(Counter(
+            "paiju_messages_sent", "Server messages queued for clients, by type (one per "
+            "connection)", ["type"], registry=registry))
+        self.errors = Children(Counter(
+            "paiju_errors", "Refusals sent to players and operators, by error code",
+            ["code"], registry=registry))
+        self.actions = Children(Counter(
+            "paiju_actions", "Actions accepted by the tables, by variant and source "
+            "(player, bot, timeout, bot_fallback)", ["variant", "source"], registry=registry))
+        self.timeouts = Children(Counter(
+            "paiju_timeouts", "Decisions a person's timer ran out on (the timeout action "
+            "was played)", ["variant"], registry=registry))
+        self.connections = Children(Counter(
+            "paiju_connections_opened", "Connections accepted, by kind (player, admin, http)",
+            ["kind"], registry=registry))
+        self.action_latency = Histogram(
+            "paiju_action_latency_seconds", "From a player's act arriving to the last state "
+            "it caused written to the players' connections", buckets=LATENCY_BUCKETS,
+            registry=registry)
+        self.bot_decision = Children(Histogram(
+            "paiju_bot_decision_seconds", "Time a bot took to choose an action, by variant",
+            ["variant"], buckets=WORK_BUCKETS, registry=registry))
+        self.store_write = Children(Histogram(
+            "paiju_store_write_seconds", "Time of one write to the store, by record "
+            "(action, hand, status, room)", ["record"], buckets=WORK_BUCKETS,
+            registry=registry))
+        self.loop_lag = Histogram(
+            "paiju_event_loop_lag_seconds", "How late the event loop ran a timer that was "
+            f"due (sampled every {LAG_INTERVAL} s)", buckets=WORK_BUCKETS, registry=registry)
+
+    _detached: Metrics | None = None
+
+    @classmethod
+    def detached(cls) -> Metrics:
+        """A process-wide instance nobody serves, for parts built without a server (tests)."""
+        if cls._detached is None:
+            cls._detached = cls()
+        return cls._detached
+
+    def watch(self, live: Live) -> None:
+        """Expose the gauges ``live`` reads from the running server at each scrape."""
+        self.registry.register(live)
+
+
+def exposition(metrics: Metrics) -> bytes:
+    """The text ``/metrics`` answers (Prometheus' format)."""
+    return generate_latest(metrics.registry)
+
+
+@dataclass(frozen=True)
+class RoomFacts:
+    """What the gauges read of one live room."""
+
+    variant: str
+    phase: str
+    paused: bool
+    seats: Iterable[tuple[str, bool]]  # (kind, connected) per seat
+
+
+class Live(Collector):
+    """Gauges read from the running server when scraped (in the event loop's thread)."""
+
+    def __init__(
+        self,
+        connections: Callable[[], Mapping[str, int]],
+        rooms: Callable[[], Iterable[RoomFacts]],
+        draining: Callable[[], bool],
+    ) -> None:
+        self.connections = connections
+        self.rooms = rooms
+        self.draining = draining
+
+    def collect(self) -> Iterable[Metric]:
+        open_ = GaugeMetricFamily(
+            "paiju_connections", "Open connections by kind (seated, spectator, lobby, admin)",
+            labels=["kind"])
+        for kind, count in sorted(self.connections().items()):
+            open_.add_metric([kind], count)
+        yield open_
+        yield from self._rooms()
+        yield GaugeMetricFamily(
+            "paiju_draining", "1 while the server drains (no new rooms or seats)",
+            value=1.0 if self.draining() else 0.0)
+
+    def _rooms(self) -> Iterable[Metric]:
+        rooms: dict[tuple[str, str], int] = {}
+        seats: dict[tuple[str, str], int] = {}
+        paused = trustees = 0
+        for room in self.rooms():
+            rooms[room.variant, room.phase] = rooms.get((room.variant, room.phase), 0) + 1
+            paused += room.paused
+            for kind, connected in room.seats:
+                key = (kind, "true" if connected else "false")
+                seats[key] = seats.get(key, 0) + 1
+                trustees += kind == "human" and not connected and room.phase == "playing"
+        family = GaugeMetricFamily(
+            "paiju_rooms", "Rooms in memory by variant and phase", labels=["variant", "phase"])
+        for labels, count in sorted(rooms.items()):
+            family.add_metric(list(labels), count)
+        yield family
+        seat_family = GaugeMetricFamily(
+            "paiju_seats", "Seats of the rooms in memory by kind and connection",
+            labels=["kind", "connected"])
+        for labels, count in sorted(seats.items()):
+            seat_family.add_metric(list(labels), count)
+        yield seat_family
+        yield GaugeMetricFamily(
+            "paiju_trustee_seats", "Seats of a person the server plays for (its player is "
+            "disconnected during a hand: the timer acts for it)", value=trustees)
+        yield GaugeMetricFamily("paiju_rooms_paused", "Rooms an operator paused", value=paused)
+
+
+class LoopLag:
+    """Samples how late the event loop runs a timer, into ``metrics.loop_lag``."""
+
+    def __init__(self, metrics: Metrics, interval: float = LAG_INTERVAL) -> None:
+        self.metrics = metrics
+        self.interval = interval
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="loop-lag")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + self.interval
+            await asyncio.sleep(self.interval)
+            self.metrics.loop_lag.observe(max(0.0, loop.time() - due))
+
+
+class Countdown:
+    """Calls ``done`` after ``count`` calls of ``tick`` (recipients that wrote their frames)."""
+
+    def __init__(self, count: int, done: Callable[[], Any]) -> None:
+        self.count = count
+        self.done = done
+        if count <= 0:
+            done()
+
+    def tick(self) -> None:
+        self.count -= 1
+        if self.count == 0:
+            self.done()

@@ -1,0 +1,436 @@
+"""One room: a table and the asyncio task that alone may change it (no locks).
+
+Everything that touches a table runs inside that task: connections submit closures through
+the room's inbox and await their result. The task sleeps until the next message or the
+table's next deadline, whichever comes first, and carries out the table's effects in order:
+persist first, then send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import structlog
+
+from paiju.core.errors import GameError
+from paiju.persistence.store import Store
+from paiju.server import protocol as p
+from paiju.server.audience import Audience, Recipient
+from paiju.server.errors import RoomClosed, StorageFailed
+from paiju.server.feed import SpectatorFeed
+from paiju.server.logs import LOG_CONTEXT
+from paiju.server.metrics import Countdown, Metrics, RoomFacts
+from paiju.table.commands import Close
+from paiju.table.effects import ActionRecord, Effect, Persist, Send
+from paiju.table.errors import WrongPhase
+from paiju.table.table import CLOSED, FINISHED, HAND_OVER, PLAYING, Table, TableFailed
+
+__all__ = ["TICK_RETRY", "Recipient", "Room", "RoomJob"]
+
+T = TypeVar("T")
+log = structlog.get_logger("paiju.rooms")
+
+#: Seconds before a tick that failed is tried again.
+TICK_RETRY = 1.0
+
+RoomJob = Callable[[Table, float], tuple[T, list[Effect]]]
+Queued = tuple[RoomJob[Any], "asyncio.Future[Any]", float | None]
+#: Rebuilds a room's table from the store at ``now`` (the room's clock): after a failed write.
+Rebuilder = Callable[[float], Table]
+
+
+class NotSaved(Exception):
+    """A record could not be written; the table is ahead of the disk until rebuilt."""
+
+
+@dataclass
+class Grace:
+    """A grace period that starts when a condition begins to hold and is forgotten when it
+    stops holding (``seconds`` of ``None``: it never runs out)."""
+
+    seconds: float | None
+    until: float | None = None
+
+    def ran_out(self, now: float, holding: bool) -> bool:
+        """Start counting at ``now`` if the condition began to hold; whether it has held for
+        the whole period."""
+        if self.seconds is None or not holding:
+            self.until = None
+            return False
+        if self.until is None:
+            self.until = now + self.seconds
+        return now >= self.until
+
+
+class Room:
+    """A table, its members, and the task that alone may change it.
+
+    The room keeps its own clock for the table: the loop's time less every pause, so a
+    paused room's deadlines shift by the pause. Public messages go to the operators watching
+    (``watchers``) at once and to the spectators through the ``feed`` (held back by the
+    room's spectator delay)."""
+
+    def __init__(
+        self,
+        table: Table,
+        store: Store,
+        finished_grace: float | None = None,
+        on_unload: Callable[[Room], None] | None = None,
+        *,
+        metrics: Metrics | None = None,
+        feed: SpectatorFeed | None = None,
+        abandoned_grace: float | None = None,
+        rebuild: Rebuilder | None = None,
+    ) -> None:
+        self.table = table
+        self.store = store
+        self._rebuild = rebuild
+        # A finished room leaves memory this long after the match ended (None: never).
+        self.finished_grace = finished_grace
+        self._finished = Grace(finished_grace)
+        # A room nobody is seated in is closed this long after the last one left (None: never).
+        self.abandoned_grace = abandoned_grace
+        self._abandoned = Grace(abandoned_grace)
+        self._on_unload = on_unload
+        self.feed = feed if feed is not None else SpectatorFeed()
+        self.metrics = metrics or Metrics.detached()
+        self.audience = Audience(self.feed, self.metrics)
+        self.members = self.audience.members
+        self.spectators = self.audience.spectators
+        self.watchers = self.audience.watchers
+        # Invitation token hash -> (the bot seat it claims, the invited person's name).
+        self.invites: dict[str, tuple[int, str]] = {}
+        self._inbox: asyncio.Queue[Queued | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+        self.made_by_player = False  # such a room closes when its last player leaves
+        self.draining = False  # the server drains: no next hand is dealt
+        self.paused_since: float | None = None  # loop time of the operator's pause
+        self._offset = 0.0  # seconds paused so far: the table's clock is behind by this
+        self._hold_until = 0.0
+        self.log = log.bind(room=table.room_id, variant=table.engine.name)
+
+    @property
+    def room_id(self) -> str:
+        return self.table.room_id
+
+    @property
+    def paused(self) -> bool:
+        """Whether an operator paused the room."""
+        return self.paused_since is not None
+
+    def now(self) -> float:
+        """The table's clock: the loop's time less every pause (it stands still while
+        paused)."""
+        loop_now = asyncio.get_running_loop().time()
+        return (self.paused_since if self.paused_since is not None else loop_now) - self._offset
+
+    def start(self) -> None:
+        """Start the room's task."""
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=self.room_id)
+
+    async def call(self, job: RoomJob[T], arrived: float | None = None) -> T:
+        """Run ``job(table, now)`` inside the room's task; its ``GameError`` is re-raised here.
+        ``arrived`` (loop time) is when the player's message that asked for it was read: the
+        time until the states it causes are written is measured.
+
+        Raises ``RoomClosed`` once the room is stopping or stopped: nothing would ever run the
+        job, and a caller awaiting it would hang (and hold up a graceful shutdown).
+        """
+        if self.closed or self._task is None or self._task.done():
+            raise RoomClosed("the room is closed")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        await self._inbox.put((job, future, arrived))
+        return await future
+
+    async def stop(self) -> None:
+        """Finish what is queued, then end the task; later calls get ``RoomClosed``."""
+        self.closed = True
+        if self._task is None:
+            return
+        await self._inbox.put(None)
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._task = None
+        self._refuse_queued()
+        for watcher in list(self.watchers):  # operators watching are let go; players stay
+            watcher.left_room(self.room_id)
+        self.watchers.clear()
+
+    def _refuse_queued(self) -> None:
+        # A job that slipped in behind the end marker would never be answered.
+        while not self._inbox.empty():
+            item = self._inbox.get_nowait()
+            if item is not None and not item[1].done():
+                item[1].set_exception(RoomClosed("the room is closed"))
+
+    def wake_at(self) -> float | None:
+        """When the task next wakes (room clock): the table's deadline, but not before a
+        failed tick's retry time (a deadline that keeps failing would otherwise spin the
+        loop), nor the next hand while the server drains; the spectators' next message; the
+        time a finished room is unloaded or an abandoned one closed. Never while paused."""
+        if self.paused:
+            return None
+        deadline = None if self._holding_hand() else self.table.next_deadline()
+        times = [
+            None if deadline is None else max(deadline, self._hold_until),
+            self._finished.until,
+            self._abandoned.until,
+            self.feed.next_release(),
+        ]
+        return min((t for t in times if t is not None), default=None)
+
+    def _holding_hand(self) -> bool:
+        """While the server drains, a finished hand is not followed by the next one."""
+        return self.draining and self.table.phase == HAND_OVER
+
+    async def _run(self) -> None:
+        # The task's context was copied from whoever opened the room: its lines are the room's.
+        LOG_CONTEXT.set(None)
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(room=self.room_id)
+        loop = asyncio.get_running_loop()
+        while True:
+            wake = self.wake_at()
+            timeout = None if wake is None else max(0.0, wake - self.now())
+            try:
+                item = await asyncio.wait_for(self._inbox.get(), timeout)
+            except TimeoutError:
+                pass  # a deadline is due: only the housekeeping below
+            else:
+                if item is None:
+                    return
+                job, future, arrived = item
+                self._run_job(job, future, self.now(), arrived, loop)
+            if self.closed or self._housekeeping(self.now()):
+                return  # (closed: stopped, as it could not be rebuilt after a failed write)
+
+    def _housekeeping(self, now: float) -> bool:
+        """What is due after a job or a wake: the table's own moves, the spectators' held
+        messages, unloading a finished room or closing an abandoned one. ``True`` when the
+        room has ended."""
+        if not self.paused and not self._holding_hand():
+            self._tick(now)
+        if self.closed:
+            return True
+        self.audience.release(now)
+        if self._due_for_unload(now):
+            self._unload()
+            return True
+        if self._due_for_closing(now):
+            self._close_abandoned(now)
+            return True
+        return False
+
+    def _due_for_unload(self, now: float) -> bool:
+        """Whether the match has been over for the whole grace period."""
+        return self._finished.ran_out(now, self.table.phase == FINISHED)
+
+    def _due_for_closing(self, now: float) -> bool:
+        """Whether no seated person has been connected for the whole grace period."""
+        over = self.table.phase in (FINISHED, CLOSED)
+        return self._abandoned.ran_out(now, not over and not self.audience.seated())
+
+    def _close_abandoned(self, now: float) -> None:
+        reason = "nobody was connected to the room"
+        with contextlib.suppress(GameError):
+            self.carry_out(self.table.handle(None, Close(reason), now))
+        self.log.info("room_closed_abandoned", grace=self.abandoned_grace)
+        self._unload()
+
+    def _unload(self, revoke: bool = True) -> None:
+        """Leave memory (the room stays in the store): tell the members, end the task.
+        ``revoke``: the seat tokens stop working (a finished room)."""
+        self.closed = True
+        if revoke:
+            self.store.revoke_tokens(self.room_id)
+        self.release()
+        self._refuse_queued()
+        if self._on_unload is not None:
+            self._on_unload(self)
+        self.log.info("room_unloaded")
+
+    def _run_job(
+        self,
+        job: RoomJob[Any],
+        future: asyncio.Future[Any],
+        now: float,
+        arrived: float | None = None,
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        try:
+            result, effects = job(self.table, now)
+        except GameError as exc:
+            if not future.done():
+                future.set_exception(exc)
+            return
+        except Exception as exc:
+            # The job may have changed the table before it failed, with effects nobody will
+            # carry out: the table goes back to what the disk holds.
+            self.log.exception("room_job_failed")
+            self._recover(now)
+            if not future.done():
+                future.set_exception(exc)
+            return
+        self.audience.reached = set() if arrived is not None else None
+        try:
+            self.carry_out(effects)
+        except NotSaved:
+            # A failed write (a full disk) must neither end the room's task nor leave the
+            # table ahead of the disk: it is rebuilt from the store, the caller is told.
+            self.log.exception("room_write_failed")
+            self._recover(now)
+            if not future.done():
+                future.set_exception(StorageFailed(
+                    "the server could not save this change and undid it; the room is as it was"
+                ))
+            return
+        except Exception as exc:
+            self.log.exception("room_effects_failed")
+            if not future.done():
+                future.set_exception(exc)
+            return
+        finally:
+            reached, self.audience.reached = self.audience.reached, None
+        if arrived is not None and loop is not None and reached is not None:
+            self._time_until_written(arrived, reached, loop)
+        if not future.done():
+            future.set_result(result)
+
+    def _time_until_written(
+        self, arrived: float, reached: set[Recipient], loop: asyncio.AbstractEventLoop
+    ) -> None:
+        """Observe the action latency once every player sent something has it written."""
+        histogram = self.metrics.action_latency
+        countdown = Countdown(len(reached), lambda: histogram.observe(loop.time() - arrived))
+        for member in reached:
+            member.when_written(countdown.tick)
+
+    def _tick(self, now: float) -> None:
+        try:
+            self.carry_out(self.table.tick(now))
+        except TableFailed as failed:
+            # A failing engine must not kill the room's task. What the table did before the
+            # failure is carried out (persisted first); the failed deadline is retried after
+            # a pause, not in a busy loop.
+            self.log.exception("room_tick_failed")
+            self._hold_until = now + TICK_RETRY
+            try:
+                self.carry_out(failed.effects)
+            except NotSaved:
+                self.log.exception("room_write_failed")
+                self._recover(now)
+            except Exception:
+                self.log.exception("room_effects_failed")
+        except NotSaved:
+            self.log.exception("room_write_failed")
+            self._hold_until = now + TICK_RETRY
+            self._recover(now)
+        except Exception:
+            self.log.exception("room_tick_failed")
+            self._hold_until = now + TICK_RETRY
+
+    def _recover(self, now: float) -> None:
+        """The table may be ahead of the disk: rebuild it from the store and send every
+        viewer its state again; if even that fails, stop the room (never run diverged)."""
+        try:
+            if self._rebuild is None:
+                raise RuntimeError("this room cannot be rebuilt")
+            self.table = self._rebuild(now)
+        except Exception:
+            self.log.exception("room_stopped", reason="rebuild from the store failed")
+            self._unload(revoke=False)
+            return
+        self.log.warning("room_rebuilt")
+        for effect in self.table.resend(now):
+            if isinstance(effect, Send):
+                self.audience.send(effect, self.now)
+
+    def release(self) -> None:
+        """Let go of every member (the room was stopped or unloaded)."""
+        for member in self.audience.clear():
+            member.left_room(self.room_id)
+
+    def carry_out(self, effects: list[Effect]) -> None:
+        """Persist, then send, in the order the table gave; report incidents. Raises
+        ``NotSaved`` when a write fails (nothing after it is carried out)."""
+        for effect in effects:
+            if isinstance(effect, Persist):
+                self._persist(effect)
+            elif isinstance(effect, Send):
+                self.audience.send(effect, self.now)
+            else:
+                self.log.warning(effect.kind, seat=effect.seat, error=effect.error)
+        if self.feed.actions and self.table.phase != PLAYING:
+            self.feed.end_of_play()
+
+    def _persist(self, effect: Persist) -> None:
+        """Write one record, with its deadlines as wall-clock times (so that a restart keeps
+        each decision's remaining time). Raises ``NotSaved``."""
+        record = effect.record
+        offset = time.time() - self.now()
+        deadlines = {seat: at + offset for seat, at in effect.deadlines.items()}
+        start = time.perf_counter()  # inline: a context manager costs twice the timing
+        try:
+            self.store.append(self.room_id, record, effect.entry, deadlines)
+        except Exception as exc:
+            raise NotSaved(f"entry {effect.entry.n} of room {self.room_id}") from exc
+        self.metrics.store_write(record.kind).observe(time.perf_counter() - start)
+        if isinstance(record, ActionRecord):
+            variant = self.table.engine.name
+            self.metrics.actions(variant, record.source).inc()
+            if record.source == "timeout":
+                self.metrics.timeouts(variant).inc()
+            self.feed.action()
+
+    def set_paused(self, paused: bool, reason: str) -> list[Effect]:
+        """Pause (the table's clock stops: no deadline passes, bots wait) or resume (every
+        deadline is later by the pause); everyone is told. On resume every seat is sent its
+        state again, with the time it has left. Raises ``WrongPhase`` when there is nothing
+        to do (already so, or the match is over)."""
+        if paused == self.paused:
+            raise WrongPhase(f"the room is {'already' if paused else 'not'} paused")
+        if paused and self.table.phase in (FINISHED, CLOSED):
+            raise WrongPhase(f"the room is {self.table.phase}: there is nothing to pause")
+        loop_now = asyncio.get_running_loop().time()
+        if paused:
+            self.paused_since = loop_now
+        else:
+            assert self.paused_since is not None
+            self._offset += loop_now - self.paused_since
+            self.paused_since = None
+        told = p.RoomPaused(type="room_paused", room=self.room_id, paused=paused, reason=reason)
+        self.audience.deliver(told, self.audience.everyone())
+        self.log.info("room_paused" if paused else "room_resumed", reason=reason)
+        if paused:
+            return []
+        now = self.now()
+        return [Send(seat, self.table.snapshot(seat, now)) for seat in self.members
+                if self.members[seat]]
+
+    def spectator_state(self, now: float) -> dict[str, Any] | None:
+        """The state a spectator who joins now is shown: the live one, or with a delay the
+        last the feed let go (``None`` before the first)."""
+        if self.feed.delayed:
+            return self.feed.latest_state
+        return self.table.snapshot(None, now)
+
+    def detach(self, session: Recipient) -> None:
+        """Stop sending to ``session`` (called inside the room's task)."""
+        self.audience.detach(session)
+
+    def facts(self) -> RoomFacts:
+        """What the metrics read of the room."""
+        return RoomFacts(
+            variant=self.table.engine.name,
+            phase=str(self.table.phase),
+            paused=self.paused,
+            seats=[(slot.kind, slot.connected) for slot in self.table.seats],
+        )
+
+

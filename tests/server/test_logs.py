@@ -1,0 +1,91 @@
+"""One log stream: structlog renders every line, the standard library's too, as JSON (or
+console text) at the configured level, with the connection, room and seat of each line."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import pytest
+import structlog
+
+from paiju.persistence.memory import MemoryStore
+from paiju.server.app import PaijuServer
+from paiju.server.logs import configure_logging
+from tests.server.client import Client
+from tests.server.conftest import ADMIN_TOKEN, make_config
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    lines = [line for line in text.splitlines() if line.strip()]
+    parsed = [json.loads(line) for line in lines]  # every line is JSON
+    assert len(parsed) == len(lines)
+    return parsed
+
+
+async def a_short_game(level: str) -> str:
+    """A seat is taken, the player leaves; returns the room id."""
+    server = PaijuServer(make_config(), MemoryStore(), ADMIN_TOKEN)
+    await server.start()
+    try:
+        room = server.rooms.create("race", bots=1, bot_level=0)
+        client = await Client.open(server.port)
+        await client.send({"type": "join", "room": room.room_id, "name": "ann"})
+        await client.expect("joined")
+        await client.send({"type": "act", "version": 0, "action": "go"})
+        await client.expect("error")
+        await client.close()
+        for _ in range(100):
+            if not server.sessions:
+                break
+            await _pause()
+        return room.room_id
+    finally:
+        await server.stop()
+
+
+async def _pause() -> None:
+    import asyncio
+
+    await asyncio.sleep(0.01)
+
+
+async def test_every_line_is_json_with_its_connection_room_and_seat(
+    capfd: pytest.CaptureFixture[str]
+) -> None:
+    configure_logging("info", "json")
+    logging.getLogger("asyncio").warning("a line from the standard library")
+    room_id = await a_short_game("info")
+    lines = json_lines(capfd.readouterr().err)
+    by_event = {line["event"]: line for line in lines}
+    stdlib = by_event["a line from the standard library"]
+    assert stdlib["level"] == "warning" and "timestamp" in stdlib
+    seated = by_event["seated"]
+    refused = by_event["refused"]
+    assert seated["room"] == refused["room"] == room_id and refused["seat"] == 0
+    assert seated["connection"] == refused["connection"] == by_event["connected"]["connection"]
+    assert by_event["room_opened"]["room"] == room_id
+    assert not [line for line in lines if line["event"] == "connection open"]  # info: ours only
+
+
+async def test_debug_shows_the_libraries_lines_with_their_address_but_no_frames(
+    capfd: pytest.CaptureFixture[str]
+) -> None:
+    configure_logging("debug", "json")
+    await a_short_game("debug")
+    lines = json_lines(capfd.readouterr().err)
+    opened = [line for line in lines if line["event"] == "connection open"]
+    assert opened and opened[0]["address"] == "127.0.0.1"
+    assert not [line for line in lines if "TEXT" in line["event"]]  # no frame, no token
+
+
+async def test_warning_level_leaves_info_out_and_console_format_is_text(
+    capfd: pytest.CaptureFixture[str]
+) -> None:
+    configure_logging("warning", "console")
+    structlog.get_logger("t").info("not shown")
+    structlog.get_logger("t").warning("shown", room="r1")
+    err = capfd.readouterr().err
+    assert "not shown" not in err
+    assert "shown" in err and "room=r1" in err and not err.lstrip().startswith("{")
