@@ -11,9 +11,14 @@ from hypothesis import strategies as st
 from paiju.core.errors import GameError, GameOver, IllegalAction, MalformedAction, NotYourTurn
 from paiju.core.rng import ScriptedRng, SeededRng
 from paiju.engines.base import MatchInfo
-from paiju.engines.dragon.actions import DeclareBust
+from paiju.engines.dragon.actions import Arrange, DeclareBust
 from paiju.engines.dragon.conformance import hidden_leaks
-from paiju.engines.dragon.engine import DragonEngine, hand_from_codes
+from paiju.engines.dragon.engine import (
+    DragonEngine,
+    check_arrangement,
+    hand_from_codes,
+    legal_for_hand,
+)
 from paiju.engines.dragon.state import DragonState, new_state, settle
 from paiju.engines.dragon.tiles import FULL_SET, tile_code
 from paiju.engines.registry import get_engine
@@ -218,3 +223,34 @@ def test_the_view_marks_the_best_arrangement_until_the_seat_submits() -> None:
     assert engine.view(state, None)["best"] is None  # a spectator has no hand
     after = engine.apply(state, 0, engine.parse_action(timeout)).state
     assert engine.view(after, 0)["best"] is None and engine.view(after, 1)["best"] is not None
+
+
+def near_misses(hands: list[tuple[Any, ...]]) -> set[Any]:
+    """Every legal action of any of ``hands``, and each one with its first laid tile turned
+    round or its first two laid tiles swapped: arrangements that are well formed and nearly
+    right for the hand they were made for, or right for another hand of the same deal."""
+    found: set[Any] = {DeclareBust()}
+    for hand in hands:
+        for action in legal_for_hand(hand):
+            found.add(action)
+            if not isinstance(action, Arrange):
+                continue
+            (left, right), second, *rest = action.chain
+            found.add(Arrange(((right, left), second, *rest), action.leftover))
+            found.add(Arrange((second, (left, right), *rest), action.leftover))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(examples(40)))
+def test_the_named_rules_accept_exactly_the_listed_arrangements(seed: int) -> None:
+    """check_action judges by the named rules, without the list: they must agree with it."""
+    state = ENGINE.initial_state({}, SeededRng(f"rules/{seed}"), MatchInfo(0, (0,) * 4))
+    for hand in state.hands:
+        legal = legal_for_hand(hand)
+        for action in near_misses(list(state.hands)):
+            try:
+                check_arrangement(hand, action)
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            assert accepted == (action in legal), (hand, action)

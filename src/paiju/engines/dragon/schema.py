@@ -93,5 +93,4 @@ ERROR_CODES: dict[str, str] = {
     "chain_length": "a chain of other than 6 or 7 tiles",
     "not_your_tiles": "an arrangement with tiles that are not the hand's",
     "halves_do_not_match": "a chain whose touching halves differ",
-    "not_legal": "an arrangement none of the named rules refuses but that is not legal",
 }
