@@ -4,8 +4,11 @@ token guessing, and floods of refusals (which must not flood the log)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
+import sys
+from typing import Any
 
 import pytest
 from structlog.testing import LogCapture
@@ -138,3 +141,50 @@ async def test_a_flood_of_bad_frames_does_not_flood_the_log(no_tracebacks: LogCa
         last = [e for e in no_tracebacks.entries if e["event"] == "refused"][-1]
         assert last["suppressed"] > 0  # the next line written says how many were left out
         await client.close()
+
+
+PUSHER = """
+import asyncio, json, sys, time
+from websockets.asyncio.client import connect
+
+async def push(port):
+    frame = json.dumps({"type": "ping", "nonce": "x" * 60_000})
+    async with connect(f"ws://127.0.0.1:{port}/", max_size=None, close_timeout=0.1) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol_version": 1}))
+        await ws.recv()
+        end = time.monotonic() + 3
+        while time.monotonic() < end:
+            await asyncio.wait_for(ws.send(frame), 2)
+            await asyncio.sleep(0)
+
+async def main(port):
+    await asyncio.gather(*(push(port) for _ in range(25)), return_exceptions=True)
+
+asyncio.run(main(int(sys.argv[1])))
+"""
+
+
+async def test_compressed_frames_are_decoded_no_faster_than_they_are_read() -> None:
+    """A few dozen bytes of deflate stand for a 60 kB frame: the server decodes what a client
+    sends only as its queue of frames drains, so the text waiting for a connection stays
+    bounded however much the client has pushed into the socket (from another process, as an
+    attacker would: clients on the server's own loop cannot outrun it)."""
+    async with running(rate_bytes_per_second=100_000, rate_bytes_burst=70_000) as server:
+        assert server._server is not None
+        pusher = await asyncio.create_subprocess_exec(sys.executable, "-c", PUSHER,
+                                                      str(server.port))
+        waiting = 0
+        while pusher.returncode is None:
+            for connection in list(server._server.connections):
+                waiting = max(waiting, _decoded(connection))
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(pusher.wait(), 0.005)
+        assert pusher.returncode == 0
+        assert 0 < waiting <= 4_000_000, waiting
+        for connection in list(server._server.connections):  # gone: skip their backlog
+            connection.transport.abort()
+
+
+def _decoded(connection: Any) -> int:
+    """Bytes of decoded frames the library holds for ``connection``."""
+    return sum(len(frame.data) for frame in connection.recv_messages.frames.queue)

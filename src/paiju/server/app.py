@@ -36,6 +36,7 @@ from paiju.server.config import ServerConfig
 from paiju.server.errors import HelloRequired, UnsupportedVersion
 from paiju.server.histories import history_response
 from paiju.server.http import is_upgrade, serve_file, text_response, web_root
+from paiju.server.intake import SlicedIntake
 from paiju.server.link import Links, close_or_abort
 from paiju.server.logs import LOG_CONTEXT
 from paiju.server.metrics import Metrics
@@ -55,9 +56,10 @@ READ_AHEAD = 4
 HARD_CAP = 2
 
 
-class GuardedConnection(ServerConnection):
+class GuardedConnection(SlicedIntake):
     """A websockets connection that reports its arrival and departure to the server, so that
-    connections are counted per address from the moment the socket is accepted."""
+    connections are counted per address from the moment the socket is accepted, and takes in
+    what its client sends a slice at a time (``paiju.server.intake``)."""
 
     server_side: PaijuServer
     accepted_at = 0.0
