@@ -50,8 +50,8 @@ def play(variant: str, actions: int, watched: bool, seed: str) -> dict[str, floa
     def new_table(n: int) -> Table:
         table = Table(f"r{n}", engine, options, f"{seed}/{n}", TableSettings(timers={}),
                       lambda s, lv: None)  # type: ignore[arg-type,return-value]
-        if hasattr(table, "watched"):
-            table.watched = watched
+        if hasattr(table, "watched"):  # the host's switch (older checkouts build them always)
+            table.watched = lambda: watched
         for seat in range(engine.seat_count(options)):
             table.handle(None, Join(f"p{seat}"), 0.0)
         for seat in range(engine.seat_count(options)):
