@@ -7,9 +7,10 @@ Timed with ``time.process_time``, so other processes on a shared machine count f
     .venv/bin/python benchmarks/action_cost.py --variant mcr --profile 30
 
 Every seat is a connected person (no spectator unless ``--watched``) answering with the
-level-1 bot's choice; the bot's own time is not counted. A finished hand is followed by the
-next (``tick``), a finished match by a new table. Prints per variant: microseconds per
-action (mean of the middle runs), messages and encoded KiB per action, and the collector's
+level-1 bot's choice from the view it was sent; the bot's own time is not counted. A
+finished hand is followed by the next (``tick``: its deal is counted with the action before
+it), a finished match by a new table. Prints per variant: microseconds per
+action (median of the runs), messages and encoded KiB per action, and the collector's
 generation-0/2 collections per 1,000 actions (its work grows with what an action allocates).
 
 ``--against SRC`` runs the same measurement with another checkout's ``src`` in a subprocess,
@@ -30,6 +31,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,15 +49,23 @@ def play(variant: str, actions: int, watched: bool, seed: str) -> dict[str, floa
     bots = get_variant(variant)
     options = engine.normalize_options({})
 
+    views: dict[int, Any] = {}  # each seat's view, from the last state it was sent
+
+    def seen(effects: list[Any]) -> list[Any]:
+        for e in effects:
+            if isinstance(e, Send) and e.to >= 0 and e.message["type"] == "state":
+                views[e.to] = e.message["view"]
+        return effects
+
     def new_table(n: int) -> Table:
         table = Table(f"r{n}", engine, options, f"{seed}/{n}", TableSettings(timers={}),
                       lambda s, lv: None)  # type: ignore[arg-type,return-value]
         if hasattr(table, "watched"):  # the host's switch (older checkouts build them always)
             table.watched = lambda: watched
         for seat in range(engine.seat_count(options)):
-            table.handle(None, Join(f"p{seat}"), 0.0)
+            seen(table.handle(None, Join(f"p{seat}"), 0.0))
         for seat in range(engine.seat_count(options)):
-            table.handle(seat, Ready(), 0.0)
+            seen(table.handle(seat, Ready(), 0.0))
         return table
 
     players = [bots.make_bot(1, SeededRng(f"{seed}/bot/{s}")) for s in range(8)]
@@ -67,17 +77,23 @@ def play(variant: str, actions: int, watched: bool, seed: str) -> dict[str, floa
     for _ in range(actions):
         while table.phase != "playing":
             if table.phase == HAND_OVER:
-                table.tick(1e9)
+                began = time.process_time()
+                dealt = table.tick(1e9)
+                sent += len([encode_bytes(e.message) for e in dealt if isinstance(e, Send)])
+                spent += time.process_time() - began
+                seen(dealt)
             elif table.phase == FINISHED:
                 tables += 1
                 table = new_table(tables)
         seat = min(table.decisions.waiting)
-        text = players[seat].choose(engine.view(table.state, seat))
+        # The view the seat was sent (the bot does not warm the engine's caches for the table).
+        text = players[seat].choose(views[seat])
         version = table.shown_version(seat)
         began = time.process_time()
         effects = table.handle(seat, Act(version, text), 0.0)
         frames = [encode_bytes(e.message) for e in effects if isinstance(e, Send)]
         spent += time.process_time() - began
+        seen(effects)
         sent += len(frames)
         size += sum(len(f) for f in frames)
     collections = [s["collections"] - g for s, g in zip(gc.get_stats(), gc0, strict=True)]
