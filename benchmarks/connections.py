@@ -1,7 +1,7 @@
 """Memory per idle connection: paiju (every connection seated at a table) beside a bare
 ``websockets`` server that only holds its connections, with and without permessage-deflate.
 
-    .venv/bin/python benchmarks/connections.py --connections 5000
+    .venv/bin/python benchmarks/connections.py --connections 5000 [--src OTHER/src]
 
 Each server runs in its own process pinned to core 0; the clients run here on core 1. For
 each server and each compression setting: open the connections (paiju: ``hello``, ``join`` a
@@ -74,7 +74,7 @@ def start_bare(port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-c", BARE, str(port)])
 
 
-def start_paiju(port: int, workdir: Path) -> subprocess.Popen[bytes]:
+def start_paiju(port: int, workdir: Path, src: Path) -> subprocess.Popen[bytes]:
     sets = {
         "max_connections": 100000,
         "max_connections_per_address": 0,
@@ -90,7 +90,7 @@ def start_paiju(port: int, workdir: Path) -> subprocess.Popen[bytes]:
         "--database", str(workdir / f"conn-{port}.sqlite3"), "--admin-token", TOKEN,
         *[arg for k, v in sets.items() for arg in ("--set", f"{k}={v}")],
     ]
-    return subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    return subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(src)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -138,9 +138,10 @@ async def drain(clients: list[ClientConnection], seconds: float) -> None:
         task.cancel()
 
 
-async def measure(kind: str, count: int, compression: str | None, workdir: Path) -> float:
+async def measure(kind: str, count: int, compression: str | None, workdir: Path,
+                  src: Path = ROOT / "src") -> float:
     port = free_port()
-    proc = start_bare(port) if kind == "bare" else start_paiju(port, workdir)
+    proc = start_bare(port) if kind == "bare" else start_paiju(port, workdir, src)
     try:
         wait_for_port(port, proc)
         if kind != "bare":  # warm the server once: imports, the engine's tables, caches
@@ -164,6 +165,8 @@ async def measure(kind: str, count: int, compression: str | None, workdir: Path)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=int, default=5000)
+    parser.add_argument("--src", type=Path, default=ROOT / "src",
+                        help="the checkout's src whose server is measured (default: this one)")
     args = parser.parse_args()
     os.sched_setaffinity(0, {1})
     count = args.connections - args.connections % 4
@@ -172,7 +175,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for label, compression in (("deflate", "deflate"), ("none", None)):
             bare = asyncio.run(measure("bare", count, compression, Path(tmp)))
-            paiju = asyncio.run(measure("paiju", count, compression, Path(tmp)))
+            paiju = asyncio.run(measure("paiju", count, compression, Path(tmp), args.src))
             print(f"{label:<12} {bare:>8.1f} {paiju:>8.1f} {paiju / bare:>6.2f}x", flush=True)
 
 
