@@ -12,7 +12,6 @@ made of melds only, as a 丢 needs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from paiju.core.rng import Rng
@@ -42,43 +41,94 @@ def _rules_for(cards: Sequence[str]) -> ComboRules:
     return ComboRules(profile=name, chi_shapes=profile(name).shape_names())
 
 
-@lru_cache(maxsize=1 << 16)
+class _Credit:
+    """Best 3·(complete melds) + 1·(partial melds) over a hand's cards (faces sorted), for
+    one set of rules, memoised.
+
+    The search takes the first card and tries it unused, in a 对/筷/水 with the same cards,
+    with a 听用, and in each 吃 that holds it. It is the one search; its inner loop avoids
+    what cost most when it ran through ``lru_cache`` (hashing the rules at every step, a
+    ``same`` call per card compared, list copies). The memo holds exact values, so it is
+    simply emptied when it is full: that changes no answer, only the time."""
+
+    LIMIT = 1 << 16
+
+    def __init__(self, rules: ComboRules) -> None:
+        deck = profile(rules.profile)
+        self.by_rank = deck.by_rank
+        self.same = deck.same
+        self.chi: dict[str, tuple[tuple[str, ...], ...]] = {
+            face: tuple(tuple(_minus(meld, [face])) for meld in melds)
+            for face, melds in chi_index(rules).items()
+        }
+        self.memo: dict[tuple[tuple[str, ...], int], int] = {}
+
+    def __call__(self, faces: tuple[str, ...], wilds: int) -> int:
+        key = (faces, wilds)
+        found = self.memo.get(key, -1)
+        if found >= 0:
+            return found
+        value = self._search(faces, wilds) if faces else 0
+        if len(self.memo) >= self.LIMIT:
+            self.memo.clear()
+        self.memo[key] = value
+        return value
+
+    def _search(self, faces: tuple[str, ...], wilds: int) -> int:
+        x, rest = faces[0], faces[1:]
+        best = self(rest, wilds)  # x left unused
+        if self.by_rank:  # "the same card" is the same rank: any suit, in sorted order
+            same = self.same
+            rank = same(x)
+            mates = [c for c in rest if same(c) == rank]
+            two = tuple(_minus(rest, mates[:2])) if len(mates) >= 2 else ()
+            one = tuple(_minus(rest, mates[:1])) if mates else ()
+        else:  # the same face: its copies come first in the sorted rest
+            copies = 0
+            while copies < len(rest) and rest[copies] == x:
+                copies += 1
+            mates = list(rest[:copies])
+            two, one = rest[2:], rest[1:]
+        if len(mates) >= 2:
+            best = max(best, 3 + self(two, wilds))
+        if mates:
+            best = max(best, 1 + self(one, wilds))
+            if wilds:
+                best = max(best, 3 + self(one, wilds - 1))
+        for others in self.chi.get(x, ()):
+            left = list(rest)
+            found = 0
+            for other in others:
+                if other in left:
+                    left.remove(other)
+                    found += 1
+            if found == 2:
+                best = max(best, 3 + self(tuple(left), wilds))
+            elif found == 1:
+                best = max(best, 1 + self(tuple(left), wilds))
+        return best
+
+
+_SEARCHES: dict[ComboRules, _Credit] = {}
+
+
 def _credit(rules: ComboRules, faces: tuple[str, ...], wilds: int) -> int:
     """Best 3·(complete melds) + 1·(partial melds) over the hand's cards (faces sorted)."""
-    if not faces:
-        return 0
-    x, rest = faces[0], faces[1:]
-    best = _credit(rules, rest, wilds)  # x left unused
-    same = profile(rules.profile).same
-    mates = [c for c in rest if same(c) == same(x)]  # "the same card": face, or poker rank
-    if len(mates) >= 2:
-        best = max(best, 3 + _credit(rules, tuple(_minus(rest, mates[:2])), wilds))
-    if mates:
-        paired = tuple(_minus(rest, mates[:1]))
-        best = max(best, 1 + _credit(rules, paired, wilds))
-        if wilds:
-            best = max(best, 3 + _credit(rules, paired, wilds - 1))
-    for meld in chi_index(rules).get(x, ()):
-        others = list(meld)
-        others.remove(x)
-        left = list(rest)
-        found = 0
-        for other in others:
-            if other in left:
-                left.remove(other)
-                found += 1
-        if found == 2:
-            best = max(best, 3 + _credit(rules, tuple(left), wilds))
-        elif found == 1:
-            best = max(best, 1 + _credit(rules, tuple(left), wilds))
-    return best
+    search = _SEARCHES.get(rules)
+    if search is None:
+        search = _SEARCHES[rules] = _Credit(rules)
+    return search(faces, wilds)
 
 
 def shortfall(rules: ComboRules, hand: Sequence[str]) -> int:
     """How far the hand is from being all melds (lower is better)."""
+    return len(hand) - credit_of(rules, hand)
+
+
+def credit_of(rules: ComboRules, hand: Sequence[str]) -> int:
+    """The hand's best 3·(complete melds) + 1·(partial melds)."""
     real = sort_cards(c for c in hand if c != WILD)
-    wilds = len(hand) - len(real)
-    return len(hand) - _credit(rules, real, wilds)
+    return _credit(rules, real, len(hand) - len(real))
 
 
 def _minus(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
