@@ -11,11 +11,11 @@ made of melds only, as a 丢 needs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from paiju.core.rng import Rng
-from paiju.engines.diu.cards import WILD, profile, sort_cards
+from paiju.engines.diu.cards import WILD, card_key, profile, sort_cards
 from paiju.engines.diu.combos import LEVELS, ComboRules, chi_index, takes_for
 
 
@@ -42,52 +42,72 @@ def _rules_for(cards: Sequence[str]) -> ComboRules:
 
 
 class _Credit:
-    """Best 3·(complete melds) + 1·(partial melds) over a hand's cards (faces sorted), for
-    one set of rules, memoised.
+    """Best 3·(complete melds) + 1·(partial melds) over a hand's cards, for one set of rules,
+    memoised.
 
     The search takes the first card and tries it unused, in a 对/筷/水 with the same cards,
-    with a 听用, and in each 吃 that holds it. It is the one search; its inner loop avoids
-    what cost most when it ran through ``lru_cache`` (hashing the rules at every step, a
-    ``same`` call per card compared, list copies). The memo holds exact values, so it is
+    with a 听用, and in each 吃 that holds it. A hand is written as bytes, one per card (the
+    face's rank in card order, so sorted bytes are the sorted hand): slicing, finding and
+    removing a card and hashing the memo's key are then the bytes type's own fast loops,
+    where tuples of strings cost most of the search. The memo holds exact values, so it is
     simply emptied when it is full: that changes no answer, only the time."""
 
-    LIMIT = 1 << 16
+    LIMIT = 1 << 17
 
     def __init__(self, rules: ComboRules) -> None:
-        deck = profile(rules.profile)
-        self.by_rank = deck.by_rank
-        self.same = deck.same
-        self.chi: dict[str, tuple[tuple[str, ...], ...]] = {
-            face: tuple(tuple(_minus(meld, [face])) for meld in melds)
-            for face, melds in chi_index(rules).items()
-        }
-        self.memo: dict[tuple[tuple[str, ...], int], int] = {}
+        self.deck = profile(rules.profile)
+        self.rules = rules
+        self.codes: dict[str, int] = {}
+        self._index(self.deck.faces)
 
-    def __call__(self, faces: tuple[str, ...], wilds: int) -> int:
-        key = (faces, wilds)
+    def _index(self, faces: Iterable[str]) -> None:
+        """Number every face known so far in card order (anew when a face is new)."""
+        known = sorted({*self.codes, *faces}, key=card_key)
+        if len(known) > 255:
+            raise ValueError("too many faces for the credit search")
+        self.codes = {face: i for i, face in enumerate(known)}
+        same = self.deck.same
+        ranks = {same(face): None for face in known}
+        rank_ids = {r: i for i, r in enumerate(ranks)}
+        self.rank = [rank_ids[same(face)] for face in known]
+        self.chi: dict[int, tuple[tuple[bytes, ...], ...]] = {}
+        for face, melds in chi_index(self.rules).items():
+            if face in self.codes:
+                self.chi[self.codes[face]] = tuple(
+                    tuple(bytes([self.codes[c]]) for c in _minus(meld, [face]))
+                    for meld in melds
+                    if all(c in self.codes for c in meld)
+                )
+        self.memo: dict[bytes, int] = {}
+
+    def credit(self, faces: Sequence[str], wilds: int) -> int:
+        """The credit of ``faces`` (sorted, no 听用) with ``wilds`` 听用."""
+        if any(face not in self.codes for face in faces):
+            self._index(faces)
+        codes = self.codes
+        return self(bytes(codes[face] for face in faces), wilds)
+
+    def __call__(self, hand: bytes, wilds: int) -> int:
+        key = hand + _WILDS[wilds]
         found = self.memo.get(key, -1)
         if found >= 0:
             return found
-        value = self._search(faces, wilds) if faces else 0
+        value = self._search(hand, wilds) if hand else 0
         if len(self.memo) >= self.LIMIT:
             self.memo.clear()
         self.memo[key] = value
         return value
 
-    def _search(self, faces: tuple[str, ...], wilds: int) -> int:
-        x, rest = faces[0], faces[1:]
+    def _search(self, hand: bytes, wilds: int) -> int:
+        x, rest = hand[0], hand[1:]
         best = self(rest, wilds)  # x left unused
-        if self.by_rank:  # "the same card" is the same rank: any suit, in sorted order
-            same = self.same
-            rank = same(x)
-            mates = [c for c in rest if same(c) == rank]
-            two = tuple(_minus(rest, mates[:2])) if len(mates) >= 2 else ()
-            one = tuple(_minus(rest, mates[:1])) if mates else ()
+        if self.deck.by_rank:  # "the same card" is the same rank: any suit, in card order
+            rank = self.rank
+            mates = [c for c in rest if rank[c] == rank[x]]
+            one = rest.replace(bytes(mates[:1]), b"", 1)
+            two = one.replace(bytes(mates[1:2]), b"", 1)
         else:  # the same face: its copies come first in the sorted rest
-            copies = 0
-            while copies < len(rest) and rest[copies] == x:
-                copies += 1
-            mates = list(rest[:copies])
+            mates = list(rest[: len(rest) - len(rest.lstrip(hand[:1]))])
             two, one = rest[2:], rest[1:]
         if len(mates) >= 2:
             best = max(best, 3 + self(two, wilds))
@@ -96,19 +116,21 @@ class _Credit:
             if wilds:
                 best = max(best, 3 + self(one, wilds - 1))
         for others in self.chi.get(x, ()):
-            left = list(rest)
+            left = rest
             found = 0
             for other in others:
                 if other in left:
-                    left.remove(other)
+                    left = left.replace(other, b"", 1)
                     found += 1
             if found == 2:
-                best = max(best, 3 + self(tuple(left), wilds))
+                best = max(best, 3 + self(left, wilds))
             elif found == 1:
-                best = max(best, 1 + self(tuple(left), wilds))
+                best = max(best, 1 + self(left, wilds))
         return best
 
 
+#: The memo key's suffix for a count of 听用 (a hand's bytes never reach 255).
+_WILDS = [bytes([255, n]) for n in range(256)]
 _SEARCHES: dict[ComboRules, _Credit] = {}
 
 
@@ -117,7 +139,7 @@ def _credit(rules: ComboRules, faces: tuple[str, ...], wilds: int) -> int:
     search = _SEARCHES.get(rules)
     if search is None:
         search = _SEARCHES[rules] = _Credit(rules)
-    return search(faces, wilds)
+    return search.credit(faces, wilds)
 
 
 def shortfall(rules: ComboRules, hand: Sequence[str]) -> int:
