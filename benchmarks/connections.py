@@ -2,13 +2,14 @@
 ``websockets`` server that only holds its connections, with and without permessage-deflate.
 
     .venv/bin/python benchmarks/connections.py --connections 5000 [--src OTHER/src]
+        [--variant dragon|mcr] [--compression deflate|none]
 
 Each server runs in its own process pinned to core 0; the clients run here on core 1. For
 each server and each compression setting: open the connections (paiju: ``hello``, ``join`` a
-seat of a 4-seat dragon room, ``ready`` so the hand is dealt and every seat holds a state),
-let the server settle, and read its resident memory before and after; KiB per connection is
-the difference divided by the count. Prints one row per server and setting, and the ratio
-paiju / bare.
+seat of a 4-seat room of ``--variant``, dragon by default, ``ready`` so the hand is dealt
+and every seat holds a state), let the server settle, and read its resident memory before
+and after; KiB per connection is the difference divided by the count. Prints one row per
+server and setting, and the ratio paiju / bare.
 """
 
 from __future__ import annotations
@@ -103,13 +104,17 @@ async def open_bare(port: int, count: int, compression: str | None) -> list[Clie
     return clients
 
 
+VARIANT = {"name": "dragon", "options": {"seats": 4}}
+
+
 async def open_seated(port: int, count: int, compression: str | None) -> list[ClientConnection]:
     clients: list[ClientConnection] = []
     headers = {"Authorization": f"Bearer {TOKEN}"}
     async with connect(f"ws://127.0.0.1:{port}/admin", additional_headers=headers) as admin:
         for _ in range(count // 4):
             await admin.send(json.dumps({"type": "admin", "command": "create",
-                                         "variant": "dragon", "options": {"seats": 4}}))
+                                         "variant": VARIANT["name"],
+                                         "options": VARIANT["options"]}))
             room = json.loads(await admin.recv())["result"]["room"]
             seats = [await _seat(port, room, seat, compression) for seat in range(4)]
             clients += seats
@@ -167,13 +172,20 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=5000)
     parser.add_argument("--src", type=Path, default=ROOT / "src",
                         help="the checkout's src whose server is measured (default: this one)")
+    parser.add_argument("--variant", default="dragon", choices=["dragon", "mcr"],
+                        help="the 4-seat rooms the connections sit at")
+    parser.add_argument("--compression", choices=["deflate", "none"],
+                        help="one setting only (default: both)")
     args = parser.parse_args()
+    VARIANT.update(name=args.variant, options={"seats": 4} if args.variant == "dragon" else {})
     os.sched_setaffinity(0, {1})
     count = args.connections - args.connections % 4
     print(f"{count} idle connections; KiB per connection (server RSS growth / connections)")
     print(f"{'compression':<12} {'bare':>8} {'paiju':>8} {'ratio':>7}")
     with tempfile.TemporaryDirectory() as tmp:
         for label, compression in (("deflate", "deflate"), ("none", None)):
+            if args.compression and label != args.compression:
+                continue
             bare = asyncio.run(measure("bare", count, compression, Path(tmp)))
             paiju = asyncio.run(measure("paiju", count, compression, Path(tmp), args.src))
             print(f"{label:<12} {bare:>8.1f} {paiju:>8.1f} {paiju / bare:>6.2f}x", flush=True)
