@@ -1,14 +1,15 @@
 """Memory per idle connection: paiju (every connection seated at a table) beside a bare
 ``websockets`` server that only holds its connections, with and without permessage-deflate.
 
-    .venv/bin/python benchmarks/connections.py --connections 5000
+    .venv/bin/python benchmarks/connections.py --connections 5000 [--src OTHER/src]
+        [--variant dragon|mcr] [--compression deflate|none]
 
 Each server runs in its own process pinned to core 0; the clients run here on core 1. For
 each server and each compression setting: open the connections (paiju: ``hello``, ``join`` a
-seat of a 4-seat dragon room, ``ready`` so the hand is dealt and every seat holds a state),
-let the server settle, and read its resident memory before and after; KiB per connection is
-the difference divided by the count. Prints one row per server and setting, and the ratio
-paiju / bare.
+seat of a 4-seat room of ``--variant``, dragon by default, ``ready`` so the hand is dealt
+and every seat holds a state), let the server settle, and read its resident memory before
+and after; KiB per connection is the difference divided by the count. Prints one row per
+server and setting, and the ratio paiju / bare.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def start_bare(port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-c", BARE, str(port)])
 
 
-def start_paiju(port: int, workdir: Path) -> subprocess.Popen[bytes]:
+def start_paiju(port: int, workdir: Path, src: Path) -> subprocess.Popen[bytes]:
     sets = {
         "max_connections": 100000,
         "max_connections_per_address": 0,
@@ -90,7 +91,7 @@ def start_paiju(port: int, workdir: Path) -> subprocess.Popen[bytes]:
         "--database", str(workdir / f"conn-{port}.sqlite3"), "--admin-token", TOKEN,
         *[arg for k, v in sets.items() for arg in ("--set", f"{k}={v}")],
     ]
-    return subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    return subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(src)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -103,13 +104,17 @@ async def open_bare(port: int, count: int, compression: str | None) -> list[Clie
     return clients
 
 
+VARIANT = {"name": "dragon", "options": {"seats": 4}}
+
+
 async def open_seated(port: int, count: int, compression: str | None) -> list[ClientConnection]:
     clients: list[ClientConnection] = []
     headers = {"Authorization": f"Bearer {TOKEN}"}
     async with connect(f"ws://127.0.0.1:{port}/admin", additional_headers=headers) as admin:
         for _ in range(count // 4):
             await admin.send(json.dumps({"type": "admin", "command": "create",
-                                         "variant": "dragon", "options": {"seats": 4}}))
+                                         "variant": VARIANT["name"],
+                                         "options": VARIANT["options"]}))
             room = json.loads(await admin.recv())["result"]["room"]
             seats = [await _seat(port, room, seat, compression) for seat in range(4)]
             clients += seats
@@ -138,9 +143,10 @@ async def drain(clients: list[ClientConnection], seconds: float) -> None:
         task.cancel()
 
 
-async def measure(kind: str, count: int, compression: str | None, workdir: Path) -> float:
+async def measure(kind: str, count: int, compression: str | None, workdir: Path,
+                  src: Path = ROOT / "src") -> float:
     port = free_port()
-    proc = start_bare(port) if kind == "bare" else start_paiju(port, workdir)
+    proc = start_bare(port) if kind == "bare" else start_paiju(port, workdir, src)
     try:
         wait_for_port(port, proc)
         if kind != "bare":  # warm the server once: imports, the engine's tables, caches
@@ -164,15 +170,24 @@ async def measure(kind: str, count: int, compression: str | None, workdir: Path)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=int, default=5000)
+    parser.add_argument("--src", type=Path, default=ROOT / "src",
+                        help="the checkout's src whose server is measured (default: this one)")
+    parser.add_argument("--variant", default="dragon", choices=["dragon", "mcr"],
+                        help="the 4-seat rooms the connections sit at")
+    parser.add_argument("--compression", choices=["deflate", "none"],
+                        help="one setting only (default: both)")
     args = parser.parse_args()
+    VARIANT.update(name=args.variant, options={"seats": 4} if args.variant == "dragon" else {})
     os.sched_setaffinity(0, {1})
     count = args.connections - args.connections % 4
     print(f"{count} idle connections; KiB per connection (server RSS growth / connections)")
     print(f"{'compression':<12} {'bare':>8} {'paiju':>8} {'ratio':>7}")
     with tempfile.TemporaryDirectory() as tmp:
         for label, compression in (("deflate", "deflate"), ("none", None)):
+            if args.compression and label != args.compression:
+                continue
             bare = asyncio.run(measure("bare", count, compression, Path(tmp)))
-            paiju = asyncio.run(measure("paiju", count, compression, Path(tmp)))
+            paiju = asyncio.run(measure("paiju", count, compression, Path(tmp), args.src))
             print(f"{label:<12} {bare:>8.1f} {paiju:>8.1f} {paiju / bare:>6.2f}x", flush=True)
 
 

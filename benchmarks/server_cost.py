@@ -48,8 +48,15 @@ FLAT_OUT = {
 
 
 def actions(database: Path) -> int:
+    """Actions stored so far: entries of the record chain (and rows of the older ``actions``
+    table, which a database from before the chain has instead)."""
     with sqlite3.connect(database) as db:
-        return int(db.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        if "entries" in tables:
+            query = "SELECT COUNT(*) FROM entries WHERE kind = 'action'"
+        else:
+            query = "SELECT COUNT(*) FROM actions"
+        return int(db.execute(query).fetchone()[0])
 
 
 async def table(port: int, n: int, stop: float, latencies: list[float]) -> None:

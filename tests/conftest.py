@@ -4,6 +4,7 @@ an installed package registers them (an entry point of the ``paiju.variants`` gr
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib.metadata import EntryPoint
@@ -13,6 +14,7 @@ import structlog
 from hypothesis import HealthCheck, settings
 
 from paiju.engines import registry
+from paiju.server import wire
 from tests.scale import NIGHTLY_FACTOR, PROFILE
 
 # The everyday run is reproducible (the same examples on every machine, no flaky red); the
@@ -25,6 +27,14 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(PROFILE)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every table message is checked against the protocol's schema in the tests (servers
+    they start in a subprocess inherit it); production encodes them unchecked (see
+    ``paiju.server.wire``)."""
+    os.environ["PAIJU_CHECK_WIRE"] = "1"
+    wire.CHECKED = True
 
 RegisterVariant = Callable[[str, str], None]
 

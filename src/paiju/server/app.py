@@ -32,6 +32,7 @@ from paiju.persistence.store import Store
 from paiju.server import protocol as p
 from paiju.server.admin import Admin
 from paiju.server.admission import AddressCounts, AdminGate, Origins, Proxies
+from paiju.server.compression import deflate
 from paiju.server.config import ServerConfig
 from paiju.server.errors import HelloRequired, UnsupportedVersion
 from paiju.server.histories import history_response
@@ -151,6 +152,8 @@ class PaijuServer:
             process_request=self._authorize,
             create_connection=connection_class,
             max_size=self.config.max_frame_bytes,
+            compression=None,
+            extensions=deflate(self.config.compression),
             max_queue=READ_AHEAD,
             write_limit=WRITE_LIMIT,
             open_timeout=self.config.hello_timeout or 10.0,

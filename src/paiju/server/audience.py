@@ -47,6 +47,11 @@ class Audience:
         members = {m for ms in self.members.values() for m in ms}
         return [*members, *self.spectators, *self.watchers]
 
+    def watched(self) -> bool:
+        """Whether the spectators' messages reach anyone: a spectator, an operator watching,
+        or the spectator feed, which holds them for whoever joins later."""
+        return bool(self.spectators or self.watchers or self.feed.delayed)
+
     def seated(self) -> bool:
         """Whether any seat has a connection."""
         return any(self.members.values())

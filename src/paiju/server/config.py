@@ -86,6 +86,10 @@ class ServerConfig(BaseSettings):
     outbound_queue_bytes: Positive = 1048576
     send_timeout: Seconds = 10.0
     socket_send_buffer: Count = 65536
+    # permessage-deflate: "message" (each message alone: no zlib state kept per connection),
+    # "context" (the window kept between messages: fewer bytes, ~40 KiB more per
+    # connection) or "off".
+    compression: Literal["message", "context", "off"] = "message"
     finished_room_grace: Seconds = 600.0
     admin_backoff: Seconds = 1.0
     admin_backoff_max: Seconds = 300.0

@@ -114,6 +114,7 @@ class Room:
         self._offset = 0.0  # seconds paused so far: the table's clock is behind by this
         self._hold_until = 0.0
         self.log = log.bind(room=table.room_id, variant=table.engine.name)
+        table.watched = self.audience.watched
 
     @property
     def room_id(self) -> str:
@@ -347,7 +348,9 @@ class Room:
             self._unload(revoke=False)
             return
         self.log.warning("room_rebuilt")
-        for effect in self.table.resend(now):
+        self.table.watched = self.audience.watched
+        connected = [seat for seat, sessions in self.members.items() if sessions]
+        for effect in self.table.resend(now, connected):
             if isinstance(effect, Send):
                 self.audience.send(effect, self.now)
 

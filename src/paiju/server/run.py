@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import gc
 import ipaddress
 import os
 import secrets
@@ -119,6 +120,16 @@ def data_folders(config: ServerConfig, memory: bool) -> list[Path]:
     return folders
 
 
+def settle_memory() -> None:
+    """Once the server has started (every room restored): collect, then freeze what is left
+    (the modules, the restored rooms) out of the collector's sight, so that its full
+    collections walk only what was made since (benchmarks/gc_pauses.py: over 2,500 rooms a
+    full collection drops from ~130 to ~50 ms; raising the thresholds instead made each
+    young collection tens of milliseconds long)."""
+    gc.collect()
+    gc.freeze()
+
+
 async def run_server(
     config: ServerConfig, store: Store, history_key: HistoryKey | None = None
 ) -> None:
@@ -132,6 +143,7 @@ async def run_server(
     warning = check_exposure(config)
     server = PaijuServer(config, store, config.admin_token, history_key)
     await server.start()
+    settle_memory()
     if not config.admin_token:
         try:
             server.admin_token = resolve_admin_token(config)

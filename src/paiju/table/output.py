@@ -34,6 +34,8 @@ class Output:
     private: bool
     rematch: str | None
     seed_hand: Callable[[], int]  # from ``Keeping``: the hand whose client seeds are taken
+    #: Whether anyone receives the spectators' messages (the host says; by default always).
+    watched: Callable[[], bool]
 
     def shown_version(self, target: Seat) -> int:
         """The version of the last state sent to ``target`` (a seat, or ``SPECTATORS``)."""
@@ -41,11 +43,22 @@ class Output:
 
     def snapshot(self, seat: Seat | None, now: float) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: a spectator): only what it may see."""
+        return self._snapshot(seat, now, self._common())
+
+    def _common(self) -> dict[str, Any]:
+        """What every viewer's state holds alike, worked out once per broadcast."""
+        return {
+            "totals": list(self.match.totals),
+            "seats": self.seats.public(),
+            "public_waiting": self._public_waiting(),
+        }
+
+    def _snapshot(self, seat: Seat | None, now: float, common: dict[str, Any]) -> dict[str, Any]:
         waiting = self.decisions.waiting.get(seat) if seat is not None else None
         deadline_ms = None
         if waiting is not None and waiting.deadline is not None:
             deadline_ms = max(0, round((waiting.deadline - now) * 1000))
-        shown = self._public_waiting() | ({seat} if waiting is not None else set())
+        shown = common["public_waiting"] | ({seat} if waiting is not None else set())
         return {
             "type": "state",
             "room": self.room_id,
@@ -53,8 +66,8 @@ class Output:
             "version": self.shown_version(SPECTATORS if seat is None else seat),
             "phase": self.phase,
             "hand": self.match.hand,
-            "totals": list(self.match.totals),
-            "seats": self.seats.public(),
+            "totals": common["totals"],
+            "seats": common["seats"],
             "you": seat,
             "to_act": sorted(shown),
             "decision_version": waiting.shown_from if waiting is not None else None,
@@ -97,24 +110,39 @@ class Output:
 
     def _broadcast_states(self, now: float) -> list[Effect]:
         """A state message for every viewer whose state changed in anything but the version
-        (see ``Viewers.show``)."""
-        targets = self.seats.humans()
+        (see ``Viewers.show``).
+
+        Only viewers who can receive it are built one: the people connected to their
+        seats, and the spectators while ``watched()``. A seat that was not sent a state
+        keeps its version and the content it was last shown, so when it is back the change
+        shows and its version moves on by one."""
+        common = self._common()
         sends: list[Effect] = []
-        for target, viewer in [*((s, s) for s in targets), (SPECTATORS, None)]:
-            waiting = self.decisions.waiting.get(viewer) if viewer is not None else None
-            send = self.viewers.show(target, self.snapshot(viewer, now), waiting)
+        for seat in self._listening():
+            send = self.viewers.show(
+                seat, self._snapshot(seat, now, common), self.decisions.waiting.get(seat)
+            )
+            if send is not None:
+                sends.append(send)
+        if self.watched():
+            send = self.viewers.show(SPECTATORS, self._snapshot(None, now, common), None)
             if send is not None:
                 sends.append(send)
         return sends
+
+    def _listening(self) -> list[Seat]:
+        """The people's seats that messages can reach: those connected."""
+        slots = self.seats.slots
+        return [s for s in self.seats.humans() if slots[s].connected]
 
     def _send_events(self, events: tuple[Event, ...]) -> list[Effect]:
         sends: list[Effect] = []
         for event in events:
             message = {"kind": event.kind, "data": dict(event.data)}
-            for seat in self.seats.humans():
+            for seat in self._listening():
                 if event.visible_to(seat):
                     sends.append(Send(seat, self._event_message(seat, message)))
-            if event.visible_to(None):
+            if event.visible_to(None) and self.watched():
                 sends.append(Send(SPECTATORS, self._event_message(SPECTATORS, message)))
         return sends
 

@@ -12,7 +12,7 @@ is stored), ``output`` (the messages) and ``restore`` (a quiet rebuild from stor
 from __future__ import annotations
 
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -120,6 +120,9 @@ class Table(Keeping, Trustees, Output):
         self.preset: str | None = None  # how the room was made, for the lobby and clients
         self.private = False
         self.rematch: str | None = None  # the room id of this match's rematch, once offered
+        # Whether any spectator (or operator) receives the spectators' messages: the host
+        # sets it, so that nobody's view is built while nobody watches.
+        self.watched: Callable[[], bool] = _always
 
     @property
     def bots(self) -> dict[Seat, SeatBot]:
@@ -485,8 +488,13 @@ class Table(Keeping, Trustees, Output):
 
     # ------------------------------------------------------------------ for the host
 
-    def resend(self, now: float) -> list[Effect]:
-        """A state for every viewer (after the table was rebuilt from the store)."""
+    def resend(self, now: float, connected: Iterable[Seat] | None = None) -> list[Effect]:
+        """A state for every viewer after the table was rebuilt from the store, which shows
+        every person away: ``connected`` are the seats whose people are still connected
+        (``None``: every person's seat), shown as connected again."""
+        for seat in self.seats.humans() if connected is None else connected:
+            if self.seats.kind(seat) == "human":
+                self.seats[seat].connected = True
         return self._broadcast_states(now)
 
     def info(self) -> RoomInfo:
@@ -520,6 +528,10 @@ class Table(Keeping, Trustees, Output):
             "scheme": self.match.scheme,
             "chain": self.ledger.head,
         }
+
+
+def _always() -> bool:
+    return True
 
 
 def _describe(exc: BaseException) -> str:

@@ -11,7 +11,10 @@ version the seat was never shown.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
+
+import orjson
 
 from paiju.core.errors import StaleVersion
 from paiju.core.seats import Seat
@@ -24,12 +27,14 @@ COUNTERS = ("version", "deadline_ms", "decision_version")
 
 
 class Viewers:
-    """Each viewer's version and the last state content it was sent."""
+    """Each viewer's version and a digest of the last state content it was sent."""
 
     def __init__(self) -> None:
         self._seen: dict[Seat, int] = {}  # per viewer (seat or SPECTATORS): its own version
         self._floor = 0  # where counters start (after a restore: above any old version)
-        self._last_shown: dict[Seat, dict[str, Any]] = {}
+        # A digest, not the content: thousands of rooms keeping every viewer's last state as
+        # live objects gave the garbage collector most of its work.
+        self._last_shown: dict[Seat, bytes] = {}
 
     def shown_version(self, target: Seat) -> int:
         """The version of the last state sent to ``target`` (a seat, or ``SPECTATORS``)."""
@@ -55,7 +60,7 @@ class Viewers:
         Skipping unchanged states matters for hidden information: a seat that is not told of
         a change cannot learn from the version bump that another seat answered in secret. Its
         older version stays valid for its own decision."""
-        content = {k: v for k, v in snapshot.items() if k not in COUNTERS}
+        content = digest({k: v for k, v in snapshot.items() if k not in COUNTERS})
         changed = self._last_shown.get(target) != content
         if changed:
             self._last_shown[target] = content
@@ -74,3 +79,10 @@ class Viewers:
         self._floor = version
         self._seen.clear()
         self._last_shown.clear()
+
+
+def digest(content: dict[str, Any]) -> bytes:
+    """A digest of a state's content (its JSON data with sorted keys): equal for equal
+    content, and for different content equal only by a 128-bit hash collision."""
+    data = orjson.dumps(content, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    return hashlib.blake2b(data, digest_size=16).digest()

@@ -11,7 +11,8 @@ from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
 from paiju.engines.diu.bot import shortfall
 from paiju.engines.diu.bot_level2 import make_bot
-from paiju.engines.diu.combos import ComboRules
+from paiju.engines.diu.cards import WILD, profile, sort_cards
+from paiju.engines.diu.combos import ComboRules, chi_index
 from paiju.engines.diu.engine import DiuEngine
 
 ENGINE = DiuEngine()
@@ -100,3 +101,54 @@ def test_bot_plays_legal_moves_to_the_end(seed: int, level: int) -> None:
         text = bots[seat].choose(view)
         assert text in view["legal"]
         state = ENGINE.apply(state, seat, ENGINE.parse_action(text)).state
+
+
+def reference_credit(rules: ComboRules, faces: tuple[str, ...], wilds: int) -> int:
+    """The shortfall search written plainly (lists of card names, no memo): the oracle of
+    the bytes search the bot runs."""
+    if not faces:
+        return 0
+    x, rest = faces[0], list(faces[1:])
+    same = profile(rules.profile).same
+    best = reference_credit(rules, tuple(rest), wilds)
+    mates = [c for c in rest if same(c) == same(x)]
+
+    def without(cards: list[str], gone: list[str]) -> tuple[str, ...]:
+        left = list(cards)
+        for card in gone:
+            left.remove(card)
+        return tuple(left)
+
+    if len(mates) >= 2:
+        best = max(best, 3 + reference_credit(rules, without(rest, mates[:2]), wilds))
+    if mates:
+        paired = without(rest, mates[:1])
+        best = max(best, 1 + reference_credit(rules, paired, wilds))
+        if wilds:
+            best = max(best, 3 + reference_credit(rules, paired, wilds - 1))
+    for meld in chi_index(rules).get(x, ()):
+        others = list(meld)
+        others.remove(x)
+        left = list(rest)
+        found = 0
+        for other in others:
+            if other in left:
+                left.remove(other)
+                found += 1
+        if found == 2:
+            best = max(best, 3 + reference_credit(rules, tuple(left), wilds))
+        elif found == 1:
+            best = max(best, 1 + reference_credit(rules, tuple(left), wilds))
+    return best
+
+
+@pytest.mark.parametrize("deck", ["zipai80", "chuanpai84", "poker54"])
+def test_the_shortfall_search_matches_the_plain_one(deck: str) -> None:
+    rules = ComboRules(profile=deck, chi_shapes=profile(deck).shape_names())
+    cards = [*profile(deck).deck(0), WILD, WILD]
+    rng = random.Random(deck)
+    for _ in range(60):
+        hand = rng.sample(cards, rng.choice([4, 7, 10, 12]))
+        real = sort_cards(c for c in hand if c != WILD)
+        expected = len(hand) - reference_credit(rules, real, len(hand) - len(real))
+        assert shortfall(rules, hand) == expected, hand

@@ -172,6 +172,21 @@ def test_concealed_kong_draws_a_replacement_and_stays_face_down() -> None:
     assert own[0]["tiles"] == ["W1"] * 4
 
 
+def test_each_viewer_of_one_state_sees_a_concealed_kong_as_its_own_seat_may() -> None:
+    # The views of one state share the seats' public parts: whichever viewer comes first,
+    # the owner alone sees its kong's tiles, and nobody else's view holds them.
+    state = table({0: "W1 W1 W1 W1 W2 W3 W4 W5 W6 W7 T1 T2 T3"}, drawn="J1", wall="F1 F2 B9")
+    after = play(state, (0, "angang W1"))
+    for order in ([0, 1, None, 2, 3], [2, None, 0, 3, 1]):
+        views = {seat: ENGINE.view(after, seat) for seat in order}
+        for seat, view in views.items():
+            melds = view["players"][0]["melds"]
+            if seat == 0:
+                assert melds[0]["tiles"] == ["W1"] * 4
+            else:
+                assert melds == [{"kind": "angang", "hidden": True}]
+
+
 def test_added_kong_only_with_the_drawn_tile() -> None:
     peng = Meld(PENG_MELD, parse_tile("J1"), 2)
     hand = "J1 W2 W3 W4 W5 W6 W7 T1 T2 T3"

@@ -11,12 +11,11 @@ made of melds only, as a 丢 needs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from paiju.core.rng import Rng
-from paiju.engines.diu.cards import WILD, profile, sort_cards
+from paiju.engines.diu.cards import WILD, card_key, profile, sort_cards
 from paiju.engines.diu.combos import LEVELS, ComboRules, chi_index, takes_for
 
 
@@ -42,43 +41,116 @@ def _rules_for(cards: Sequence[str]) -> ComboRules:
     return ComboRules(profile=name, chi_shapes=profile(name).shape_names())
 
 
-@lru_cache(maxsize=1 << 16)
+class _Credit:
+    """Best 3·(complete melds) + 1·(partial melds) over a hand's cards, for one set of rules,
+    memoised.
+
+    The search takes the first card and tries it unused, in a 对/筷/水 with the same cards,
+    with a 听用, and in each 吃 that holds it. A hand is written as bytes, one per card (the
+    face's rank in card order, so sorted bytes are the sorted hand): slicing, finding and
+    removing a card and hashing the memo's key are then the bytes type's own fast loops,
+    where tuples of strings cost most of the search. The memo holds exact values, so it is
+    simply emptied when it is full: that changes no answer, only the time."""
+
+    LIMIT = 1 << 17
+
+    def __init__(self, rules: ComboRules) -> None:
+        self.deck = profile(rules.profile)
+        self.rules = rules
+        self.codes: dict[str, int] = {}
+        self._index(self.deck.faces)
+
+    def _index(self, faces: Iterable[str]) -> None:
+        """Number every face known so far in card order (anew when a face is new)."""
+        known = sorted({*self.codes, *faces}, key=card_key)
+        if len(known) > 255:
+            raise ValueError("too many faces for the credit search")
+        self.codes = {face: i for i, face in enumerate(known)}
+        same = self.deck.same
+        ranks = {same(face): None for face in known}
+        rank_ids = {r: i for i, r in enumerate(ranks)}
+        self.rank = [rank_ids[same(face)] for face in known]
+        self.chi: dict[int, tuple[tuple[bytes, ...], ...]] = {}
+        for face, melds in chi_index(self.rules).items():
+            if face in self.codes:
+                self.chi[self.codes[face]] = tuple(
+                    tuple(bytes([self.codes[c]]) for c in _minus(meld, [face]))
+                    for meld in melds
+                    if all(c in self.codes for c in meld)
+                )
+        self.memo: dict[bytes, int] = {}
+
+    def credit(self, faces: Sequence[str], wilds: int) -> int:
+        """The credit of ``faces`` (sorted, no 听用) with ``wilds`` 听用."""
+        if any(face not in self.codes for face in faces):
+            self._index(faces)
+        codes = self.codes
+        return self(bytes(codes[face] for face in faces), wilds)
+
+    def __call__(self, hand: bytes, wilds: int) -> int:
+        key = hand + _WILDS[wilds]
+        found = self.memo.get(key, -1)
+        if found >= 0:
+            return found
+        value = self._search(hand, wilds) if hand else 0
+        if len(self.memo) >= self.LIMIT:
+            self.memo.clear()
+        self.memo[key] = value
+        return value
+
+    def _search(self, hand: bytes, wilds: int) -> int:
+        x, rest = hand[0], hand[1:]
+        best = self(rest, wilds)  # x left unused
+        if self.deck.by_rank:  # "the same card" is the same rank: any suit, in card order
+            rank = self.rank
+            mates = [c for c in rest if rank[c] == rank[x]]
+            one = rest.replace(bytes(mates[:1]), b"", 1)
+            two = one.replace(bytes(mates[1:2]), b"", 1)
+        else:  # the same face: its copies come first in the sorted rest
+            mates = list(rest[: len(rest) - len(rest.lstrip(hand[:1]))])
+            two, one = rest[2:], rest[1:]
+        if len(mates) >= 2:
+            best = max(best, 3 + self(two, wilds))
+        if mates:
+            best = max(best, 1 + self(one, wilds))
+            if wilds:
+                best = max(best, 3 + self(one, wilds - 1))
+        for others in self.chi.get(x, ()):
+            left = rest
+            found = 0
+            for other in others:
+                if other in left:
+                    left = left.replace(other, b"", 1)
+                    found += 1
+            if found == 2:
+                best = max(best, 3 + self(left, wilds))
+            elif found == 1:
+                best = max(best, 1 + self(left, wilds))
+        return best
+
+
+#: The memo key's suffix for a count of 听用 (a hand's bytes never reach 255).
+_WILDS = [bytes([255, n]) for n in range(256)]
+_SEARCHES: dict[ComboRules, _Credit] = {}
+
+
 def _credit(rules: ComboRules, faces: tuple[str, ...], wilds: int) -> int:
     """Best 3·(complete melds) + 1·(partial melds) over the hand's cards (faces sorted)."""
-    if not faces:
-        return 0
-    x, rest = faces[0], faces[1:]
-    best = _credit(rules, rest, wilds)  # x left unused
-    same = profile(rules.profile).same
-    mates = [c for c in rest if same(c) == same(x)]  # "the same card": face, or poker rank
-    if len(mates) >= 2:
-        best = max(best, 3 + _credit(rules, tuple(_minus(rest, mates[:2])), wilds))
-    if mates:
-        paired = tuple(_minus(rest, mates[:1]))
-        best = max(best, 1 + _credit(rules, paired, wilds))
-        if wilds:
-            best = max(best, 3 + _credit(rules, paired, wilds - 1))
-    for meld in chi_index(rules).get(x, ()):
-        others = list(meld)
-        others.remove(x)
-        left = list(rest)
-        found = 0
-        for other in others:
-            if other in left:
-                left.remove(other)
-                found += 1
-        if found == 2:
-            best = max(best, 3 + _credit(rules, tuple(left), wilds))
-        elif found == 1:
-            best = max(best, 1 + _credit(rules, tuple(left), wilds))
-    return best
+    search = _SEARCHES.get(rules)
+    if search is None:
+        search = _SEARCHES[rules] = _Credit(rules)
+    return search.credit(faces, wilds)
 
 
 def shortfall(rules: ComboRules, hand: Sequence[str]) -> int:
     """How far the hand is from being all melds (lower is better)."""
+    return len(hand) - credit_of(rules, hand)
+
+
+def credit_of(rules: ComboRules, hand: Sequence[str]) -> int:
+    """The hand's best 3·(complete melds) + 1·(partial melds)."""
     real = sort_cards(c for c in hand if c != WILD)
-    wilds = len(hand) - len(real)
-    return len(hand) - _credit(rules, real, wilds)
+    return _credit(rules, real, len(hand) - len(real))
 
 
 def _minus(hand: Sequence[str], cards: Sequence[str]) -> list[str]:

@@ -23,6 +23,7 @@ from paiju.engines.diu.bot import (
     _minus,
     _own_melds,
     _rules_from_view,
+    credit_of,
     shortfall,
 )
 from paiju.engines.diu.cards import WILD, profile
@@ -61,7 +62,8 @@ def acceptance(rules: ComboRules, hand: Sequence[str], left: Counter[str]) -> in
 def _acceptance(
     rules: ComboRules, hand: tuple[str, ...], left: tuple[tuple[str, int], ...]
 ) -> int:
-    same = profile(rules.profile).same
+    deck = profile(rules.profile)
+    same = deck.same
     held = Counter(hand)
     by_same = Counter(same(c) for c in hand if c != WILD)
     melds = chi_index(rules)
@@ -69,17 +71,66 @@ def _acceptance(
     total = 0
     for face, copies in left:
         if face == WILD:
-            useful = any(n >= 2 for n in by_same.values())
-        else:
+            if not any(n >= 2 for n in by_same.values()):
+                continue
+            after = shortfall(rules, [*hand, face])
+        elif deck.by_rank:
             mates = by_same[same(face)]
             useful = mates >= 2 or (mates >= 1 and held[WILD] >= 1) or any(
                 _two_held(meld, face, held) for meld in melds.get(face, ())
             )
-        if useful:
+            if not useful:
+                continue
             after = shortfall(rules, [*hand, face])
-            if after < now:
-                total += copies * (2 if after == 0 else 1)
+        else:
+            lowered = _shortfall_with(rules, hand, held, face, len(hand) - now)
+            if lowered is None:
+                continue
+            after = lowered
+        if after < now:
+            total += copies * (2 if after == 0 else 1)
     return total
+
+
+def _shortfall_with(
+    rules: ComboRules, hand: tuple[str, ...], held: Counter[str], face: str, credit: int
+) -> int | None:
+    """``shortfall(hand + [face])`` when ``face`` lowers it (``None`` when it does not), for
+    a deck where "the same card" is the same face; ``credit`` is the hand's own.
+
+    The shortfall falls only when the credit grows by 2 or more, which only a complete meld
+    holding the new card can do (left unused it adds nothing, in a partial meld at most 1).
+    So the new credit is the best of 3 + the credit of the hand less that meld's two other
+    cards, over the melds the hand completes with the card: a few searches over 2 cards
+    fewer, instead of one over the whole hand and the card, and the same answer."""
+    best = -1
+    wilds = held[WILD]
+    for rest in _completions(rules, face, held, wilds):
+        left = list(hand)
+        for card in rest:
+            left.remove(card)
+        best = max(best, 3 + credit_of(rules, left))
+    if best < credit + 2:
+        return None
+    return len(hand) + 1 - best
+
+
+def _completions(
+    rules: ComboRules, face: str, held: Counter[str], wilds: int
+) -> list[tuple[str, ...]]:
+    """The pairs of held cards that make a complete meld with ``face``: two more of it, one
+    more and a 听用, or the other two cards of a 吃."""
+    found: list[tuple[str, ...]] = []
+    if held[face] >= 2:
+        found.append((face, face))
+    if held[face] >= 1 and wilds:
+        found.append((face, WILD))
+    for meld in chi_index(rules).get(face, ()):
+        rest = list(meld)
+        rest.remove(face)
+        if all(held[c] >= n for c, n in Counter(rest).items()):
+            found.append(tuple(rest))
+    return found
 
 
 def _two_held(meld: tuple[str, str, str], face: str, held: Counter[str]) -> bool:

@@ -6,6 +6,7 @@ once) and ``showdown`` (everything revealed and settled). States are frozen and 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -44,7 +45,7 @@ class DragonState:
     @property
     def scoring(self) -> ScoringOptions:
         """The options that decide how leftovers score."""
-        return scoring_options(self.opts)
+        return _scoring(self.options)
 
     @property
     def seat_count(self) -> int:
@@ -114,3 +115,10 @@ def net_scores(state: DragonState) -> tuple[int, ...]:
         return (0,) * n
     pay = state.payments
     return tuple(sum(pay[j][i] for j in range(n)) - sum(pay[i]) for i in range(n))
+
+
+@functools.lru_cache(maxsize=256)
+def _scoring(options: tuple[tuple[str, Any], ...]) -> ScoringOptions:
+    # Asked for every view and every submission: normalizing the options each time was a
+    # tenth of a dragon action's cost. Normalized option values are scalars (hashable).
+    return scoring_options(dict(options))

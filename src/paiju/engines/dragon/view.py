@@ -8,10 +8,12 @@ every arrangement, its category, points, score key and the settlement.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from paiju.core.seats import Seat
 from paiju.engines.dragon.actions import Action, Arrange, format_action, optimal_action
+from paiju.engines.dragon.rules import ScoringOptions
 from paiju.engines.dragon.schema import (
     ArrangementView,
     DragonView,
@@ -23,12 +25,18 @@ from paiju.engines.dragon.schema import (
 from paiju.engines.dragon.scoring import Key, category
 from paiju.engines.dragon.solver import solve_cached
 from paiju.engines.dragon.state import DragonState, net_scores
-from paiju.engines.dragon.tiles import kind_of, tile_code
+from paiju.engines.dragon.tiles import Kind, kind_of, tile_code
 
 
 def chain_json(chain: tuple[tuple[int, int], ...]) -> list[Any]:
     """``[[tile, [left_pips, right_pips]], ...]`` — the judge's chain format."""
-    return [[tile_code(kind_of(f"{a}{b}")), [a, b]] for a, b in chain]
+    return [[_code_of_halves(a, b), [a, b]] for a, b in chain]
+
+
+@functools.cache
+def _code_of_halves(left: int, right: int) -> str:
+    # A tile's code from its two halves: parsed once per pair, not once per viewer.
+    return tile_code(kind_of(f"{left}{right}"))
 
 
 def _arrangement_json(action: Action) -> ArrangementView:
@@ -78,7 +86,14 @@ def _best(state: DragonState, seat: Seat | None) -> str | None:
     scoring (the one the timeout would submit): the seat's own tiles only, nothing new."""
     if seat is None:
         return None
-    return format_action(optimal_action(state.hands[seat], state.scoring))
+    return _best_text(tuple(sorted(state.hands[seat])), state.scoring)
+
+
+@functools.lru_cache(maxsize=4096)
+def _best_text(hand: tuple[Kind, ...], scoring: ScoringOptions) -> str:
+    # Every state of a hand shows the seat its best arrangement until it submits: solved
+    # and written once per hand, not once per view.
+    return format_action(optimal_action(hand, scoring))
 
 
 def build_view(

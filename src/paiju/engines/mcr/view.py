@@ -81,6 +81,30 @@ def _player(state: McrState, seat: Seat, viewer: Seat | None) -> PlayerView:
     return data
 
 
+class _Outsiders:
+    """Each seat as every other viewer sees it, for the last state viewed.
+
+    A table builds every viewer's view of one state in a row, and a seat's public part
+    (melds with concealed kongs face down, flowers, river, count of tiles) is the same in
+    all of them but its own: it is built once per state, not once per viewer. Held by
+    identity, for one state at a time; the parts are only read (encoded, digested)."""
+
+    def __init__(self) -> None:
+        self.state: McrState | None = None
+        self.players: dict[Seat, PlayerView] = {}
+
+    def player(self, state: McrState, seat: Seat) -> PlayerView:
+        if self.state is not state:
+            self.state, self.players = state, {}
+        found = self.players.get(seat)
+        if found is None:
+            found = self.players[seat] = _player(state, seat, None)
+        return found
+
+
+_OUTSIDERS = _Outsiders()
+
+
 def _visible_to_act(state: McrState, viewer: Seat | None, to_act: frozenset[Seat]) -> list[int]:
     """Whose decision the table waits for, as far as ``viewer`` may know.
 
@@ -138,7 +162,10 @@ def build_view(
         current=state.current,
         to_act=_visible_to_act(state, viewer, to_act),
         wall_count=len(state.wall),
-        players=[_player(state, s, viewer) for s in range(4)],
+        players=[
+            _player(state, s, viewer) if s == viewer else _OUTSIDERS.player(state, s)
+            for s in range(4)
+        ],
         legal=sorted(format_action(a) for a in legal),
         legal_complete=True,
         last_discard=_last_discard(state),

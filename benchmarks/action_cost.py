@@ -1,0 +1,163 @@
+"""CPU per action on the server's hot path, in one process: the table's ``handle`` (engine,
+records, every viewer's state) and the encoding of each message it sends, without sockets.
+Timed with ``time.process_time``, so other processes on a shared machine count for little.
+
+    .venv/bin/python benchmarks/action_cost.py --variant mcr --actions 3000
+    .venv/bin/python benchmarks/action_cost.py --variant dragon --against /work/main/src
+    .venv/bin/python benchmarks/action_cost.py --variant mcr --profile 30
+
+Every seat is a connected person (no spectator unless ``--watched``) answering with the
+level-1 bot's choice from the view it was sent; the bot's own time is not counted. A
+finished hand is followed by the next (``tick``: its deal is counted with the action before
+it), a finished match by a new table. Prints per variant: microseconds per
+action (median of the runs), messages and encoded KiB per action, and the collector's
+generation-0/2 collections per 1,000 actions (its work grows with what an action allocates).
+
+``--against SRC`` runs the same measurement with another checkout's ``src`` in a subprocess,
+alternating run by run with this one, so both meet the same load on a shared machine, and
+prints the paired medians. ``--profile N`` prints the N costliest functions (cProfile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import json
+import os
+import pstats
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def play(variant: str, actions: int, watched: bool, seed: str) -> dict[str, float]:
+    """Seconds per action and per-action counts over ``actions`` actions."""
+    from paiju.core.rng import SeededRng
+    from paiju.engines.registry import get_engine, get_variant
+    from paiju.server.wire import encode_bytes
+    from paiju.table.commands import Act, Join, Ready
+    from paiju.table.effects import Send
+    from paiju.table.table import FINISHED, HAND_OVER, Table, TableSettings
+
+    engine = get_engine(variant)
+    bots = get_variant(variant)
+    options = engine.normalize_options({})
+
+    views: dict[int, Any] = {}  # each seat's view, from the last state it was sent
+
+    def seen(effects: list[Any]) -> list[Any]:
+        for e in effects:
+            if isinstance(e, Send) and e.to >= 0 and e.message["type"] == "state":
+                views[e.to] = e.message["view"]
+        return effects
+
+    def new_table(n: int) -> Table:
+        table = Table(f"r{n}", engine, options, f"{seed}/{n}", TableSettings(timers={}),
+                      lambda s, lv: None)  # type: ignore[arg-type,return-value]
+        if hasattr(table, "watched"):  # the host's switch (older checkouts build them always)
+            table.watched = lambda: watched
+        for seat in range(engine.seat_count(options)):
+            seen(table.handle(None, Join(f"p{seat}"), 0.0))
+        for seat in range(engine.seat_count(options)):
+            seen(table.handle(seat, Ready(), 0.0))
+        return table
+
+    players = [bots.make_bot(1, SeededRng(f"{seed}/bot/{s}")) for s in range(8)]
+    tables, table = 0, new_table(0)
+    spent = 0.0
+    sent = 0
+    size = 0
+    gc0 = [s["collections"] for s in gc.get_stats()]
+    for _ in range(actions):
+        while table.phase != "playing":
+            if table.phase == HAND_OVER:
+                began = time.process_time()
+                dealt = table.tick(1e9)
+                sent += len([encode_bytes(e.message) for e in dealt if isinstance(e, Send)])
+                spent += time.process_time() - began
+                seen(dealt)
+            elif table.phase == FINISHED:
+                tables += 1
+                table = new_table(tables)
+        seat = min(table.decisions.waiting)
+        # The view the seat was sent (the bot does not warm the engine's caches for the table).
+        text = players[seat].choose(views[seat])
+        version = table.shown_version(seat)
+        began = time.process_time()
+        effects = table.handle(seat, Act(version, text), 0.0)
+        frames = [encode_bytes(e.message) for e in effects if isinstance(e, Send)]
+        spent += time.process_time() - began
+        seen(effects)
+        sent += len(frames)
+        size += sum(len(f) for f in frames)
+    collections = [s["collections"] - g for s, g in zip(gc.get_stats(), gc0, strict=True)]
+    return {
+        "us": 1e6 * spent / actions,
+        "messages": sent / actions,
+        "kib": size / actions / 1024,
+        "gc0": 1000 * collections[0] / actions,
+        "gc2": 1000 * collections[2] / actions,
+    }
+
+
+def one_run(args: argparse.Namespace) -> dict[str, float]:
+    if args.src is not None:
+        cmd = [sys.executable, __file__, "--variant", args.variant, "--actions",
+               str(args.actions), "--seed", args.seed, "--json"]
+        if args.watched:
+            cmd.append("--watched")
+        env = {**os.environ, "PYTHONPATH": str(Path(args.src).resolve())}
+        out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+        return dict(json.loads(out.splitlines()[-1]))
+    return play(args.variant, args.actions, args.watched, args.seed)
+
+
+def row(label: str, figures: list[dict[str, float]]) -> str:
+    med = {k: statistics.median(f[k] for f in figures) for k in figures[0]}
+    return (f"{label:10s} {med['us']:8.0f} us/action  {med['messages']:5.2f} msgs  "
+            f"{med['kib']:6.2f} KiB  gc0 {med['gc0']:6.1f}  gc2 {med['gc2']:5.2f} /1000 actions")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--variant", default="mcr", choices=("mcr", "shengji", "diu", "dragon"))
+    parser.add_argument("--actions", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seed", default="cost")
+    parser.add_argument("--watched", action="store_true", help="a spectator watches each table")
+    parser.add_argument("--against", help="another checkout's src, measured in turn")
+    parser.add_argument("--profile", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.src = None
+    if args.json:
+        print(json.dumps(play(args.variant, args.actions, args.watched, args.seed)))
+        return
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(play, args.variant, args.actions, args.watched, args.seed)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(args.profile)
+        return
+    here = argparse.Namespace(**{**vars(args), "src": str(ROOT / "src")})
+    there = argparse.Namespace(**{**vars(args), "src": args.against})
+    mine: list[dict[str, float]] = []
+    theirs: list[dict[str, float]] = []
+    for _ in range(args.runs):
+        mine.append(one_run(here))
+        if args.against:
+            theirs.append(one_run(there))
+    print(f"{args.variant} ({args.actions} actions x {args.runs} runs"
+          f"{', watched' if args.watched else ''})")
+    print(row("this", mine))
+    if theirs:
+        print(row("against", theirs))
+
+
+if __name__ == "__main__":
+    main()

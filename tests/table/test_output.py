@@ -1,0 +1,99 @@
+"""Whom a table builds states for: only viewers a message can reach. A seat whose person is
+not connected and the spectators while nobody watches are built no view and sent nothing;
+each keeps its version and what it was last shown, so the first state it is sent once it is
+back moves its version on by exactly one."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from paiju.table.commands import Act, Connected, Join, Ready
+from paiju.table.effects import SPECTATORS, Effect, Send
+from paiju.table.table import Table, TableSettings
+from tests.table.fake_engine import FirstLegalBot, RaceEngine, RaceState
+
+
+class ViewsBySeat(RaceEngine):
+    """Counts the views it builds, per viewer (``None``: a spectator)."""
+
+    def __init__(self) -> None:
+        self.built: Counter[int | None] = Counter()
+
+    def view(self, state: RaceState, seat: int | None) -> Any:
+        self.built[seat] += 1
+        return super().view(state, seat)
+
+
+def started(seats: int = 3) -> tuple[Table, ViewsBySeat]:
+    engine = ViewsBySeat()
+    options = engine.normalize_options({"seats": seats, "target": 50})
+    table = Table("r", engine, options, "out", TableSettings(timers={}),
+                  lambda seat, level: FirstLegalBot())
+    for seat in range(seats):
+        table.handle(None, Join(f"p{seat}"), 0.0)
+    for seat in range(seats):
+        table.handle(seat, Ready(), 0.0)
+    for seat in range(seats):  # every seat votes: the turns begin
+        table.handle(seat, Act(table.shown_version(seat), "go"), 0.0)
+    return table, engine
+
+
+def sent_to(effects: list[Effect]) -> list[int]:
+    return [e.to for e in effects if isinstance(e, Send) and e.message["type"] == "state"]
+
+
+def play_turn(table: Table) -> list[Effect]:
+    seat = next(iter(table.decisions.waiting))
+    return table.handle(seat, Act(table.shown_version(seat), "add 1"), 1.0)
+
+
+def test_a_disconnected_seat_is_built_no_view_and_sent_nothing() -> None:
+    table, engine = started()
+    table.handle(2, Connected(False), 1.0)
+    engine.built.clear()
+    effects = play_turn(table) + play_turn(table)
+    assert engine.built[2] == 0
+    assert 2 not in {e.to for e in effects if isinstance(e, Send)}
+    assert sorted(set(sent_to(effects))) == [SPECTATORS, 0, 1]
+
+
+def test_a_seat_that_is_back_gets_one_state_its_version_one_higher() -> None:
+    table, _ = started()
+    before = table.shown_version(2)
+    table.handle(2, Connected(False), 1.0)
+    for _ in range(3):
+        play_turn(table)
+    assert table.shown_version(2) == before
+    back = table.handle(2, Connected(True), 2.0)
+    states = [e.message for e in back if isinstance(e, Send) and e.to == 2]
+    assert len(states) == 1
+    assert states[0]["version"] == before + 1 == table.shown_version(2)
+    assert states[0]["view"]["total"] == table.state.total
+
+
+def test_spectators_are_built_nothing_while_nobody_watches() -> None:
+    table, engine = started()
+    watching = False
+    table.watched = lambda: watching
+    engine.built.clear()
+    effects = play_turn(table)
+    assert engine.built[None] == 0
+    assert SPECTATORS not in {e.to for e in effects if isinstance(e, Send)}
+    shown = table.shown_version(SPECTATORS)
+    watching = True
+    effects = play_turn(table)
+    spectators = [e.message for e in effects if isinstance(e, Send) and e.to == SPECTATORS]
+    assert [m["type"] for m in spectators] == ["event", "state"]
+    assert spectators[-1]["version"] == shown + 1
+    assert engine.built[None] == 1
+
+
+def test_a_rebuilt_table_shows_connected_only_the_seats_still_connected() -> None:
+    table, _ = started()
+    for slot in table.seats:
+        slot.connected = False  # what a rebuild from the store shows
+    resent = table.resend(3.0, [0, 2])
+    assert [slot.connected for slot in table.seats] == [True, False, True]
+    assert sorted(sent_to(resent)) == [SPECTATORS, 0, 2]
+    assert sorted(sent_to(play_turn(table))) == [SPECTATORS, 0, 2]

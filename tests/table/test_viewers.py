@@ -1,0 +1,34 @@
+"""A viewer's version moves only when the content it is shown changes: the table keeps a
+digest of what each viewer was last shown, not the content itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.table.viewers import Viewers, digest
+
+
+def state(**view: Any) -> dict[str, Any]:
+    return {"type": "state", "version": 0, "deadline_ms": 5, "decision_version": None,
+            "view": dict(view)}
+
+
+def test_the_digest_is_the_same_for_the_same_content_in_any_key_order() -> None:
+    assert digest({"a": 1, "b": [1, 2]}) == digest({"b": [1, 2], "a": 1})
+    assert digest({"a": 1, "b": [1, 2]}) != digest({"a": 1, "b": [2, 1]})
+    assert digest({"a": None}) != digest({"a": "None"})
+    assert len(digest({"a": 1})) == 16
+
+
+def test_a_version_moves_once_per_change_and_never_for_counters() -> None:
+    viewers = Viewers()
+    first = viewers.show(0, state(hand=[1, 2]), None)
+    assert first is not None and first.message["version"] == 1
+    counters_only = state(hand=[1, 2])
+    counters_only["deadline_ms"] = 999
+    assert viewers.show(0, counters_only, None) is None
+    changed = viewers.show(0, state(hand=[1, 3]), None)
+    assert changed is not None and changed.message["version"] == 2
+    assert viewers.show(0, state(hand=[1, 3]), None) is None
+    assert viewers.shown_version(0) == 2
+    assert viewers.shown_version(1) == 0  # another viewer's counter is its own
