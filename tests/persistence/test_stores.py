@@ -1,4 +1,5 @@
-"""Both stores keep the same chain of entries; SQLite keeps them across a reopen."""
+"""Every store (memory, SQLite, Redis) keeps the same chain of entries; SQLite and Redis keep
+them across a reopen; Redis fences every write of a cluster node by its lease."""
 
 from __future__ import annotations
 
@@ -8,14 +9,17 @@ from pathlib import Path
 import pytest
 
 from paiju.persistence.memory import MemoryStore
+from paiju.persistence.redisstore import RedisStore
 from paiju.persistence.sqlite import SqliteStore
 from paiju.persistence.store import Store, hands
 from paiju.table.records import ActionRecord, HandRecord, RoomStatus, Snapshot
 from tests.persistence.writer import Writer, created
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if request.param == "redis":
+        return RedisStore(request.getfixturevalue("redis_url"))
     return MemoryStore() if request.param == "memory" else SqliteStore(tmp_path / "db.sqlite3")
 
 
