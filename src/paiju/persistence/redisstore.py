@@ -33,7 +33,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from paiju.persistence.store import RoomRecord, StoredEntry
+from paiju.persistence.store import Fenced, RoomRecord, StoredEntry
 from paiju.table.ledger import Entry
 from paiju.table.records import (
     ActionRecord,
@@ -88,7 +88,7 @@ return 1
 """
 
 
-class LeaseLost(Exception):
+class LeaseLost(Fenced):
     """This node does not hold the room's lease (any more): it must not write to it."""
 
 

@@ -18,6 +18,11 @@ from paiju.table.ledger import Entry, canonical
 from paiju.table.records import ActionRecord, HandRecord, Record, RoomCreated
 
 
+class Fenced(Exception):
+    """A shared store refused a write: this process no longer owns the room (cluster mode,
+    docs/cluster.md). Nothing was written; the room must leave this process."""
+
+
 @dataclass
 class RoomRecord:
     """A room as listed: how it was made, and its latest summary."""

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import structlog
 
 from paiju.core.errors import GameError
-from paiju.persistence.store import Store
+from paiju.persistence.store import Fenced, Store
 from paiju.server import protocol as p
 from paiju.server.audience import Audience, Recipient
 from paiju.server.errors import RoomClosed, StorageFailed
@@ -113,6 +113,9 @@ class Room:
         self.paused_since: float | None = None  # loop time of the operator's pause
         self._offset = 0.0  # seconds paused so far: the table's clock is behind by this
         self._hold_until = 0.0
+        # Cluster mode: tells a member where the room went when it leaves this node alive
+        # (``False``: the member just leaves).
+        self.relocate: Callable[[Room, Recipient], bool] | None = None
         self.log = log.bind(room=table.room_id, variant=table.engine.name)
 
     @property
@@ -280,6 +283,11 @@ class Room:
         self.audience.reached = set() if arrived is not None else None
         try:
             self.carry_out(effects)
+        except Fenced:
+            self._moved()
+            if not future.done():
+                future.set_exception(RoomClosed("the room moved to another node"))
+            return
         except NotSaved:
             # A failed write (a full disk) must neither end the room's task nor leave the
             # table ahead of the disk: it is rebuilt from the store, the caller is told.
@@ -327,6 +335,8 @@ class Room:
                 self._recover(now)
             except Exception:
                 self.log.exception("room_effects_failed")
+        except Fenced:
+            self._moved()
         except NotSaved:
             self.log.exception("room_write_failed")
             self._hold_until = now + TICK_RETRY
@@ -334,6 +344,12 @@ class Room:
         except Exception:
             self.log.exception("room_tick_failed")
             self._hold_until = now + TICK_RETRY
+
+    def _moved(self) -> None:
+        """Another node owns the room now (cluster mode): nothing more is written here; the
+        room leaves memory, its members are told where it went."""
+        self.log.warning("room_lease_lost")
+        self._unload(revoke=False)
 
     def _recover(self, now: float) -> None:
         """The table may be ahead of the disk: rebuild it from the store and send every
@@ -354,7 +370,8 @@ class Room:
     def release(self) -> None:
         """Let go of every member (the room was stopped or unloaded)."""
         for member in self.audience.clear():
-            member.left_room(self.room_id)
+            if self.relocate is None or not self.relocate(self, member):
+                member.left_room(self.room_id)
 
     def carry_out(self, effects: list[Effect]) -> None:
         """Persist, then send, in the order the table gave; report incidents. Raises
@@ -378,6 +395,8 @@ class Room:
         start = time.perf_counter()  # inline: a context manager costs twice the timing
         try:
             self.store.append(self.room_id, record, effect.entry, deadlines)
+        except Fenced:
+            raise
         except Exception as exc:
             raise NotSaved(f"entry {effect.entry.n} of room {self.room_id}") from exc
         self.metrics.store_write(record.kind).observe(time.perf_counter() - start)

@@ -1,0 +1,181 @@
+"""Two nodes in one process sharing a real Redis: leases, epochs, fencing, redirects,
+claims on demand, placement on the least loaded node, a cluster-wide room list."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+import redis
+
+from paiju.persistence.redisstore import RedisStore, key
+from paiju.persistence.store import actions
+from paiju.server.app import PaijuServer
+from paiju.server.cluster import nodes
+from tests.server.client import Client
+from tests.server.conftest import running
+from tests.server.test_operator import ok
+
+TTL = 1.0
+
+
+@contextlib.asynccontextmanager
+async def node(redis_url: str, name: str, **overrides: Any) -> AsyncIterator[PaijuServer]:
+    store = RedisStore(redis_url, node=name, retry_for=1.0)
+    async with running(store, lease_ttl=TTL, **overrides) as server:
+        yield server
+
+
+async def until(check: Callable[[], Any], timeout: float = 10.0) -> Any:
+    """Poll ``check`` until it returns something true."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        found = check()
+        if found:
+            return found
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+def lease(redis_url: str, room: str) -> dict[str, str]:
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    return client.hgetall(key("lease", room))  # type: ignore[return-value]
+
+
+async def seat(port: int, room: str) -> tuple[Client, str]:
+    client = await Client.open(port)
+    await client.send({"type": "join", "room": room, "name": "ann"})
+    token = (await client.expect("joined"))["token"]
+    await client.expect("state")
+    return client, token
+
+
+async def test_a_room_is_leased_by_its_maker_and_others_redirect_to_it(redis_url: str) -> None:
+    async with node(redis_url, "a") as a, node(redis_url, "b") as b:
+        room = a.rooms.create("dragon", bots=3)
+        assert lease(redis_url, room.room_id) == {
+            "node": "a", "epoch": "1", "since": lease(redis_url, room.room_id)["since"]
+        }
+        client = await Client.open(b.port)
+        await client.send({"type": "join", "room": room.room_id, "name": "ann"})
+        moved = await client.expect("redirect")
+        assert moved == {"type": "redirect", "room": room.room_id, "node": "a",
+                         "url": f"ws://127.0.0.1:{a.port}/"}
+        assert room.room_id not in b.rooms.rooms
+        # the room list is the cluster's: b lists a's room
+        client_b = await Client.open(b.port)
+        await client.close()
+        await client_b.close()
+        listed = [r.room_id for r in b.store.list_rooms()]
+        assert room.room_id in listed
+
+
+async def test_a_node_that_lost_its_lease_writes_nothing_and_drops_the_room(
+    redis_url: str,
+) -> None:
+    async with node(redis_url, "a") as a, node(redis_url, "b") as b:
+        room = a.rooms.create("dragon", bots=3, options={"hands": 5})
+        ann, token = await seat(a.port, room.room_id)
+        await ann.send({"type": "ready"})
+        # the bots have arranged: only ann is asked, nothing else happens until she acts
+        state = await ann.until_state(lambda s: s["phase"] == "playing" and s["to_act"] == [0])
+        written = a.store.last_entry(room.room_id)
+        # another node takes the room over (as after a's lease ran out): epoch 2
+        raw = redis.Redis.from_url(redis_url, decode_responses=True)
+        raw.delete(key("lease", room.room_id))
+        assert b.cluster is not None and b.cluster.adopt(room.room_id) is not None
+        assert lease(redis_url, room.room_id)["epoch"] == "2"
+        seen = len(ann.seen)
+        await ann.send({"type": "act", "version": state["version"],
+                        "action": state["view"]["legal"][0]})
+        moved = await ann.expect("redirect")  # refused in Redis: a never acknowledged it
+        assert moved["node"] == "b" and moved["url"] == f"ws://127.0.0.1:{b.port}/"
+        assert [m["type"] for m in ann.seen[seen:]] == ["redirect"]
+        assert (await ann.expect("error"))["code"] == "wrong_phase"  # the room left this node
+        assert a.store.last_entry(room.room_id) == written
+        assert room.room_id not in a.rooms.rooms and room.room_id not in a.store.fence
+        # the player follows the redirect and resumes at b, where the act is made again
+        again = await Client.open(b.port)
+        await again.send({"type": "resume", "room": room.room_id, "token": token})
+        await again.expect("joined")
+        resumed = await again.expect("state")
+        assert resumed["to_act"] == [0] and resumed["version"] > state["version"]
+        await again.close()
+        await ann.close()
+
+
+async def test_a_player_resumes_through_any_node_after_the_owner_dies(redis_url: str) -> None:
+    async with node(redis_url, "b") as b, node(redis_url, "a") as a:
+        room = a.rooms.create("dragon", bots=3, options={"hands": 5})
+        ann, token = await seat(a.port, room.room_id)
+        await ann.send({"type": "ready"})
+        state = await ann.until_state(lambda s: s["phase"] == "playing" and 0 in s["to_act"])
+        await ann.send({"type": "act", "version": state["version"],
+                        "action": state["view"]["legal"][0]})
+        acked = await ann.until_state(lambda s: s["version"] > state["version"])
+        assert a.cluster is not None
+        a.cluster._task.cancel()  # type: ignore[union-attr]  # a dies: no more renewals
+        await ann.close()
+        a.store.fence.clear()  # ... nor writes: as a killed process
+        # players reach b; the room is claimed there at once (a's lease ran out)
+        await until(lambda: lease(redis_url, room.room_id).get("node") != "a", timeout=5)
+        again = await Client.open(b.port)
+        await again.send({"type": "resume", "room": room.room_id, "token": token})
+        await again.expect("joined")
+        resumed = await again.expect("state")
+        assert resumed["version"] > acked["version"] and resumed["hand"] >= acked["hand"]
+        assert lease(redis_url, room.room_id)["node"] == "b"
+        assert lease(redis_url, room.room_id)["epoch"] == "2"
+        logged = actions(b.store, room.room_id)
+        assert (0, state["view"]["legal"][0]) in [(x.seat, x.action) for x in logged]
+        await again.close()
+
+
+async def test_rooms_of_a_dead_node_are_claimed_by_the_survivors(redis_url: str) -> None:
+    async with node(redis_url, "b") as b, node(redis_url, "c") as c:
+        async with node(redis_url, "a") as a:
+            made = [a.rooms.create("dragon", bots=2).room_id for _ in range(8)]
+            assert a.cluster is not None
+            a.cluster._task.cancel()  # type: ignore[union-attr]  # a dies
+            a.store.fence.clear()
+            await a.rooms.shutdown()
+            a.rooms.rooms.clear()
+        both = lambda: set(b.rooms.rooms) | set(c.rooms.rooms)  # noqa: E731
+        await until(lambda: set(made) <= both(), timeout=10)
+        assert not set(b.rooms.rooms) & set(c.rooms.rooms)
+        assert b.rooms.rooms and c.rooms.rooms  # spread over both (rendezvous hashing)
+        for room_id in made:
+            assert lease(redis_url, room_id)["epoch"] == "2"
+
+
+async def test_an_admin_create_places_the_room_on_the_least_loaded_node(
+    redis_url: str,
+) -> None:
+    async with node(redis_url, "a") as a, node(redis_url, "b") as b:
+        for _ in range(3):
+            a.rooms.create("dragon")
+        assert a.cluster is not None
+        a.cluster.heartbeat()
+        client = redis.Redis.from_url(redis_url, decode_responses=True)
+        assert {n.node: n.rooms for n in nodes(client)} == {"a": 3, "b": 0}
+        result = await ok(a, command="create", variant="dragon")
+        assert result["node"] == "b" and result["url"] == f"ws://127.0.0.1:{b.port}/"
+        await until(lambda: result["room"] in b.rooms.rooms, timeout=5)
+        assert result["room"] not in a.rooms.rooms
+
+
+@pytest.mark.parametrize(("message", "code"), [
+    ({"type": "join", "room": "nope", "name": "x"}, "unknown_room"),
+    ({"type": "resume", "room": "nope", "token": "t" * 32}, "bad_token"),
+])
+async def test_an_unknown_room_is_unknown_on_every_node(
+    redis_url: str, message: dict[str, Any], code: str
+) -> None:
+    async with node(redis_url, "a") as a:
+        client = await Client.open(a.port)
+        await client.send(message)
+        assert (await client.expect("error"))["code"] == code
+        await client.close()
