@@ -162,6 +162,7 @@ class Cluster:
         self._renew = self.client.register_script(RENEW)
         self._release = self.client.register_script(RELEASE)
         self._task: asyncio.Task[None] | None = None
+        self._handed: dict[str, tuple[str, str]] = {}  # room -> (node, url) it is handed to
         self.log = log.bind(node=self.node)
 
     # ------------------------------------------------------------------ lifecycle
@@ -333,10 +334,12 @@ class Cluster:
             return False
         if member.room is not room:
             return True
-        try:
-            owner = self.owner(room.room_id) or ("", "")
-        except redis.exceptions.RedisError:
-            owner = ("", "")
+        owner = self._handed.get(room.room_id)
+        if owner is None:
+            try:
+                owner = self.owner(room.room_id) or ("", "")
+            except redis.exceptions.RedisError:
+                owner = ("", "")
         member.room, member.seat = None, None
         member.send(p.Redirect(type="redirect", room=room.room_id, node=owner[0], url=owner[1]))
         return True
@@ -349,8 +352,12 @@ class Cluster:
             await room.stop()
         with contextlib.suppress(redis.exceptions.RedisError):
             self.release(room_id, to)
+            target = self.client.hget(key("node", to), "url") if to else None
+            if target is not None:
+                self._handed[room_id] = (to, str(target))
         if room is not None:
             room.release()
+        self._handed.pop(room_id, None)
         self.log.info("room_dropped", room=room_id, reason=reason, to=to or None)
 
     # ------------------------------------------------------------------ placement, drain
@@ -368,6 +375,8 @@ class Cluster:
         if target is None or target.node == self.node:
             return {"node": self.node, "url": self.url}
         await self.drop(room.room_id, "placed", to=target.node)
+        # counted at once, so that rooms made in a burst spread before the next heartbeats
+        self.client.hincrby(key("node", target.node), "rooms", 1)
         self.heartbeat()
         return {"node": target.node, "url": target.url}
 
