@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 import redis
 
+from paiju.cli.__main__ import main
+from paiju.cli.cluster import status
 from paiju.persistence.redisstore import RedisStore, key
 from paiju.persistence.store import actions
 from paiju.server.app import PaijuServer
@@ -19,7 +21,7 @@ from tests.server.client import Client
 from tests.server.conftest import running
 from tests.server.test_operator import ok
 
-TTL = 1.0
+TTL = 2.0
 
 
 @contextlib.asynccontextmanager
@@ -179,3 +181,23 @@ async def test_an_unknown_room_is_unknown_on_every_node(
         await client.send(message)
         assert (await client.expect("error"))["code"] == code
         await client.close()
+
+
+async def test_cluster_status_shows_nodes_rooms_owners_and_leases(
+    redis_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with node(redis_url, "a") as a, node(redis_url, "b"):
+        room = a.rooms.create("dragon")
+        assert a.cluster is not None
+        a.cluster.heartbeat()
+        shown = status(redis.Redis.from_url(redis_url, decode_responses=True))
+        assert {(n["node"], n["rooms"]) for n in shown["nodes"]} == {("a", 1), ("b", 0)}
+        assert all(0 <= n["heartbeat_age"] < 2 for n in shown["nodes"])
+        (row,) = shown["rooms"]
+        assert row["room"] == room.room_id and row["node"] == "a" and row["epoch"] == 1
+        assert 0 < row["lease_left"] <= TTL
+        assert await asyncio.to_thread(main, ["cluster", "status", "--store", redis_url]) == 0
+        assert room.room_id in capsys.readouterr().out
+        assert await asyncio.to_thread(
+            main, ["node", "drain", "nope", "--store", redis_url]) == 1
+        assert "no live node 'nope'" in capsys.readouterr().out
