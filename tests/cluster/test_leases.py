@@ -201,3 +201,24 @@ async def test_cluster_status_shows_nodes_rooms_owners_and_leases(
         assert await asyncio.to_thread(
             main, ["node", "drain", "nope", "--store", redis_url]) == 1
         assert "no live node 'nope'" in capsys.readouterr().out
+
+
+async def test_the_bot_bridge_follows_redirects_and_resumes_after_a_move(
+    redis_url: str,
+) -> None:
+    from tests.bots.conftest import EXAMPLES, json_driver, python, reporter, run_bridge
+
+    async with node(redis_url, "a") as a, node(redis_url, "b") as b:
+        room = a.rooms.create("dragon", bots=3, options={"hands": 6}, seed="bridge")
+        rep = reporter()
+        make = json_driver(python(EXAMPLES / "dragon_bot.py"), rep)
+        # the bridge is pointed at b: redirected to a, where the room is
+        playing = asyncio.get_running_loop().create_task(
+            run_bridge(b, room.room_id, make, rep))
+        await until(lambda: room.table.hand >= 2)
+        assert a.cluster is not None
+        await a.cluster.drop(room.room_id, "drain", to="b")  # mid-match, to b
+        assert await asyncio.wait_for(playing, 60) == 0
+        moved = b.rooms.rooms[room.room_id].table
+        assert moved.phase == "finished" and moved.seats[0].name == "bridge bot"
+        assert lease(redis_url, room.room_id)["node"] == "b"
