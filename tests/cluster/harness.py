@@ -22,7 +22,7 @@ from tests.server.test_end_to_end import free_port, paiju
 TOKEN = "cluster-admin-token-0123456789abcdefghij"
 VARIANTS = ("dragon", "mcr", "shengji", "diu")
 #: Lease of the test nodes (seconds): a dead node's rooms are claimed after about this long.
-LEASE = 1.0
+LEASE = 2.0
 
 
 class Node:

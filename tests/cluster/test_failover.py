@@ -99,9 +99,11 @@ async def test_kill_9_mid_hand_every_room_comes_back_with_nothing_acknowledged_l
     for player in players:
         await player.play(2)
     held = owners(redis_own.url)
-    assert set(held.values()) == {"n1", "n2", "n3"}
+    assert set(held) == {p.room for p in players}
+    # (rooms are placed on the least loaded node; test_leases checks the spread)
     victim = max(nodes, key=lambda n: sum(owner == n.name for owner in held.values()))
     moved = [p for p in players if held[p.room] == victim.name]
+    assert moved
     victim.signal(signal.SIGKILL)  # mid-hand: every room is in play
     survivors = [n for n in nodes if n is not victim]
     for i, player in enumerate(players):

@@ -236,6 +236,10 @@ class Cluster:
             self.log.info("lease_claimed", room=room_id, epoch=epoch)
         return epoch > 0
 
+    def holds(self, room_id: str) -> bool:
+        """Whether this node holds the room's lease (as far as it knows: a write says)."""
+        return room_id in self.store.fence
+
     def renew(self) -> list[str]:
         """Renew every lease held; the rooms whose lease was lost (their fence is gone)."""
         held = list(self.store.fence.items())

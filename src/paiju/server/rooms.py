@@ -9,7 +9,7 @@ import contextlib
 import secrets
 import time
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import structlog
 from prometheus_client import Histogram
@@ -31,12 +31,33 @@ from paiju.table.effects import Effect, Persist
 from paiju.table.records import RoomCreated
 from paiju.table.table import CLOSED, FINISHED, PLAYING, WAITING, SeatBot, Table, TableSettings
 
-if TYPE_CHECKING:
-    from paiju.server.cluster import Cluster
-
 __all__ = ["TICK_RETRY", "Recipient", "Room", "RoomJob", "RoomManager", "usable_presets"]
 
 log = structlog.get_logger("paiju.rooms")
+
+
+class ClusterSide(Protocol):
+    """What the rooms need of cluster mode (``paiju.server.cluster.Cluster``)."""
+
+    def claim(self, room_id: str, new: bool = False) -> bool:
+        """Take the room's lease (``new``: a room being made here)."""
+        ...
+
+    def holds(self, room_id: str) -> bool:
+        """Whether this node still holds the room's lease."""
+        ...
+
+    def locate(self, room_id: str) -> Room:
+        """The room here (claimed if nobody holds it); raises when it is elsewhere."""
+        ...
+
+    def relocate(self, room: Room, member: Recipient) -> bool:
+        """Tell a member of a room leaving this node where it went."""
+        ...
+
+    async def place(self, room: Room) -> dict[str, Any]:
+        """Move a room just made to the least loaded node; where it is."""
+        ...
 
 
 class RoomManager:
@@ -53,7 +74,7 @@ class RoomManager:
         # them as phase "damaged"; they stay on disk for `paiju verify`).
         self.damaged: dict[str, str] = {}
         # Cluster mode (docs/cluster.md): rooms are leased, found on other nodes, adopted.
-        self.cluster: Cluster | None = None
+        self.cluster: ClusterSide | None = None
 
     def get(self, room_id: str) -> Room:
         """The live room; ``UnknownRoom`` if there is none."""
@@ -229,7 +250,7 @@ class RoomManager:
         room_id = created.room
 
         def rebuild(now: float) -> Table:
-            if self.cluster is not None and room_id not in self.cluster.store.fence:
+            if self.cluster is not None and not self.cluster.holds(room_id):
                 raise RuntimeError("this node lost the room's lease")
             return restore_room(self.store, room_id, self.make_table, now, time.time()).table
 
