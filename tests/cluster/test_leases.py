@@ -222,3 +222,23 @@ async def test_the_bot_bridge_follows_redirects_and_resumes_after_a_move(
         moved = b.rooms.rooms[room.room_id].table
         assert moved.phase == "finished" and moved.seats[0].name == "bridge bot"
         assert lease(redis_url, room.room_id)["node"] == "b"
+
+
+async def test_the_lobby_lists_the_public_rooms_of_every_node(redis_url: str) -> None:
+    async with node(redis_url, "a") as a, node(redis_url, "b") as b:
+        here = b.rooms.create("mcr", bots=3)
+        there = a.rooms.create("dragon", bots=2)
+        hidden = a.rooms.create("dragon", private=True)
+        assert a.cluster is not None
+        a.cluster.heartbeat()  # (published every lease_ttl / 3 anyway)
+        client = await Client.open(b.port)
+        await client.send({"type": "lobby"})
+        rows = {r["room"]: r for r in (await client.expect("lobby"))["rooms"]}
+        assert set(rows) == {here.room_id, there.room_id}
+        assert hidden.room_id not in rows
+        assert rows[there.room_id]["variant"] == "dragon"
+        assert rows[there.room_id]["free"] == [0, 1]
+        # a seat of it, through b: redirected to a
+        await client.send({"type": "join", "room": there.room_id, "name": "ann"})
+        assert (await client.expect("redirect"))["node"] == "a"
+        await client.close()

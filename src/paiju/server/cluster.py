@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import os
 import secrets
 import socket
@@ -34,6 +35,7 @@ from paiju.persistence.store import Store
 from paiju.server import protocol as p
 from paiju.server.config import ServerConfig
 from paiju.server.errors import UnknownRoom
+from paiju.server.lobby import room_rows
 from paiju.server.rooms import Recipient, Room, RoomManager
 from paiju.server.sessions import Session
 from paiju.table.table import CLOSED, FINISHED
@@ -217,6 +219,8 @@ class Cluster:
         pipe.hset(key("node", self.node), mapping={
             "url": self.url, "rooms": len(self.rooms.rooms), "beat": repr(time.time()),
             "draining": "1" if self.draining else "0",
+            # the lobby of the cluster: each node publishes its public rooms' rows
+            "lobby": json.dumps(room_rows(self.rooms), ensure_ascii=False),
         })
         pipe.pexpire(key("node", self.node), int(self.ttl * 1000))
         pipe.sadd(key("nodes"), self.node)
@@ -261,6 +265,14 @@ class Cluster:
         self._release(keys=[key("lease", room_id), key("placed", room_id)],
                       args=[self.node, epoch, to, int(PLACEMENT_SECONDS * 1000)])
         self.log.info("lease_released", room=room_id, to=to or None)
+
+    def lobby_rows(self) -> list[dict[str, Any]]:
+        """The public rooms the other live nodes published with their last heartbeat."""
+        others = sorted(str(n) for n in self.client.smembers(key("nodes")) if n != self.node)
+        pipe = self.client.pipeline(transaction=False)
+        for other in others:
+            pipe.hget(key("node", other), "lobby")
+        return [row for found in pipe.execute() if found for row in json.loads(found)]
 
     # ------------------------------------------------------------------ rooms
 

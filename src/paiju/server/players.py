@@ -58,7 +58,10 @@ class Players:
         if isinstance(message, p.Ping):
             session.send(p.Pong(type="pong", nonce=message.nonce))
         elif isinstance(message, p.LobbyRequest):
-            session.send(p.Lobby(**lobby_message(self.rooms, self.config.player_rooms)))
+            cluster = self.rooms.cluster
+            elsewhere = cluster.lobby_rows() if cluster is not None else None
+            session.send(p.Lobby(**lobby_message(self.rooms, self.config.player_rooms,
+                                                 elsewhere)))
         elif isinstance(message, p.CreateRoom):
             await self.create_room(session, message)
         elif isinstance(message, p.Rematch):

@@ -59,6 +59,10 @@ class ClusterSide(Protocol):
         """Move a room just made to the least loaded node; where it is."""
         ...
 
+    def lobby_rows(self) -> list[dict[str, Any]]:
+        """The lobby rows the other nodes published."""
+        ...
+
 
 class RoomManager:
     """Creates, finds, restores and closes rooms."""
