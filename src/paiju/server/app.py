@@ -32,7 +32,7 @@ from paiju.persistence.store import Store
 from paiju.server import protocol as p
 from paiju.server.admin import Admin
 from paiju.server.admission import AddressCounts, AdminGate, Origins, Proxies
-from paiju.server.cluster import cluster_of
+from paiju.server.cluster import cluster_of, page_sources
 from paiju.server.config import ServerConfig
 from paiju.server.errors import HelloRequired, UnsupportedVersion
 from paiju.server.histories import history_response
@@ -110,6 +110,7 @@ class PaijuServer:
         self._server: Server | None = None
         self.verified: asyncio.Task[None] | None = None  # the restored rooms' chain check
         self.cluster = cluster_of(config, store, self.rooms, self._drained)
+        self._connect = page_sources(config) if self.cluster is not None else []
         self._web_root = web_root(config.web_root)
         self._tls = tls_context(config)
 
@@ -295,7 +296,7 @@ class PaijuServer:
             probe = self.ops.probe(
                 request.path, lambda: self._refused(connection.address, header)
             )
-            return probe or serve_file(self._web_root, request.path)
+            return probe or serve_file(self._web_root, request.path, self._connect)
         return None
 
     def _refused(self, address: str, header: str) -> Response | None:

@@ -421,6 +421,16 @@ def cluster_of(config: ServerConfig, store: Store, rooms: RoomManager,
     return cluster
 
 
+def page_sources(config: ServerConfig) -> list[str]:
+    """Where the browser page may open WebSockets besides its own origin, in cluster mode:
+    the other nodes, named by ``allowed_origins`` (the same list lets their pages in here),
+    as ``ws://`` / ``wss://`` sources of the page's Content-Security-Policy."""
+    return [
+        origin.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+        for origin in config.allowed_origins if origin.startswith(("http://", "https://"))
+    ]
+
+
 def designated(room_id: str, alive: list[str]) -> str | None:
     """The node that claims an orphaned room: the highest rendezvous hash of room and node,
     so the rooms of a dead node spread evenly over the live ones."""
