@@ -16,7 +16,7 @@ from paiju.cli.cluster import status
 from paiju.persistence.redisstore import RedisStore, key
 from paiju.persistence.store import actions
 from paiju.server.app import PaijuServer
-from paiju.server.cluster import nodes
+from paiju.server.nodes import nodes
 from tests.server.client import Client
 from tests.server.conftest import running
 from tests.server.test_operator import ok

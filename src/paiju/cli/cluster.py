@@ -30,7 +30,7 @@ def _client(args: argparse.Namespace) -> Any:
 def status(client: Any) -> dict[str, Any]:
     """Nodes (heartbeat age, rooms, draining), and each live room's owner and lease."""
     from paiju.persistence.redisstore import key
-    from paiju.server.cluster import leases, nodes
+    from paiju.server.nodes import leases, nodes
 
     now = time.time()
     live = sorted(str(r) for r in client.smembers(key("live")))
@@ -72,7 +72,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_drain(args: argparse.Namespace) -> int:
-    from paiju.server.cluster import nodes, request_drain
+    from paiju.server.nodes import nodes, request_drain
 
     client = _client(args)
     known = {n.node for n in nodes(client)}

@@ -52,7 +52,7 @@ def cluster_store(config: ServerConfig) -> Store:
     import redis
 
     from paiju.persistence.redisstore import RedisStore
-    from paiju.server.cluster import default_node_id
+    from paiju.server.nodes import default_node_id
 
     store = RedisStore(config.store, node=config.node_id or default_node_id(),
                        retry_for=config.redis_retry)

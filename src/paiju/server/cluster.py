@@ -17,14 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
-import os
-import secrets
-import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -36,6 +31,7 @@ from paiju.server import protocol as p
 from paiju.server.config import ServerConfig
 from paiju.server.errors import UnknownRoom
 from paiju.server.lobby import room_rows
+from paiju.server.nodes import CLAIM, RELEASE, RENEW, NodeInfo, designated, nodes
 from paiju.server.rooms import Recipient, Room, RoomManager
 from paiju.server.sessions import Session
 from paiju.table.table import CLOSED, FINISHED
@@ -45,105 +41,12 @@ log = structlog.get_logger("paiju.cluster")
 #: A hand-off's placement is honoured this long before any node may claim the room.
 PLACEMENT_SECONDS = 10.0
 
-CLAIM = """
--- KEYS: lease, epoch, live, room; ARGV: node, ttl ms, new ('1': the room is being made), room, now
-if ARGV[3] == '1' then
-  if redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
-elseif redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 0 then
-  return 0
-end
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-local epoch = redis.call('INCR', KEYS[2])
-redis.call('HSET', KEYS[1], 'node', ARGV[1], 'epoch', epoch, 'since', ARGV[5])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return epoch
-"""
-
-RENEW = """
--- KEYS: leases; ARGV: node, ttl ms, then one epoch per lease. Returns 1 (renewed) or 0 (lost).
-local kept = {}
-for i, lease in ipairs(KEYS) do
-  local held = redis.call('HMGET', lease, 'node', 'epoch')
-  if held[1] == ARGV[1] and held[2] == ARGV[i + 2] then
-    redis.call('PEXPIRE', lease, ARGV[2])
-    kept[i] = 1
-  else
-    kept[i] = 0
-  end
-end
-return kept
-"""
-
-RELEASE = """
--- KEYS: lease, placed; ARGV: node, epoch, target node ('' for none), placement ms
-local held = redis.call('HMGET', KEYS[1], 'node', 'epoch')
-if held[1] ~= ARGV[1] or held[2] ~= ARGV[2] then return 0 end
-redis.call('DEL', KEYS[1])
-if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4]) end
-return 1
-"""
-
-
 class Elsewhere(Exception):
     """The room is served by another node (``url``; empty: between owners)."""
 
     def __init__(self, room_id: str, node: str, url: str) -> None:
         super().__init__(f"room {room_id} is on node {node or '(none yet)'}")
         self.room_id, self.node, self.url = room_id, node, url
-
-
-@dataclass(frozen=True)
-class NodeInfo:
-    """A node as its last heartbeat says."""
-
-    node: str
-    url: str
-    rooms: int
-    beat: float  # wall-clock time of the heartbeat
-    draining: bool
-
-    @classmethod
-    def read(cls, node: str, fields: dict[str, str]) -> NodeInfo:
-        return cls(node, fields.get("url", ""), int(fields.get("rooms", 0)),
-                   float(fields.get("beat", 0)), fields.get("draining") == "1")
-
-
-def default_node_id() -> str:
-    """A node name unique to this process: host, pid and a random suffix."""
-    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
-
-
-def nodes(client: redis.Redis) -> list[NodeInfo]:
-    """Every node whose heartbeat has not run out, by name (forgets the others)."""
-    names = sorted(str(n) for n in client.smembers(key("nodes")))
-    found: list[NodeInfo] = []
-    for name in names:
-        fields = client.hgetall(key("node", name))
-        if fields:
-            found.append(NodeInfo.read(name, {str(k): str(v) for k, v in fields.items()}))
-        else:
-            client.srem(key("nodes"), name)
-    return found
-
-
-def leases(client: redis.Redis, rooms: list[str]) -> dict[str, tuple[str, int, float]]:
-    """Room -> (owner node, epoch, seconds left) for the rooms that are leased."""
-    pipe = client.pipeline(transaction=False)
-    for room in rooms:
-        pipe.hmget(key("lease", room), "node", "epoch")
-        pipe.pttl(key("lease", room))
-    answers = pipe.execute()
-    found: dict[str, tuple[str, int, float]] = {}
-    for i, room in enumerate(rooms):
-        (node, epoch), ttl = answers[2 * i], answers[2 * i + 1]
-        if node is not None:
-            found[room] = (str(node), int(epoch), max(0, int(ttl)) / 1000)
-    return found
-
-
-def request_drain(client: redis.Redis, node: str) -> None:
-    """Ask ``node`` to move its rooms to the others and stop (``paiju node drain``)."""
-    client.set(key("drain", node), "1", ex=3600)
 
 
 class Cluster:
@@ -207,7 +110,7 @@ class Cluster:
         if not self.draining and self.client.get(key("drain", self.node)) is not None:
             await self.drain()
             return
-        if self.draining:
+        if self.draining or self.rooms.draining:  # (a SIGTERM drain: no new rooms here)
             return
         for room_id in self.orphans():
             self.adopt(room_id)
@@ -218,7 +121,7 @@ class Cluster:
         pipe = self.client.pipeline(transaction=True)
         pipe.hset(key("node", self.node), mapping={
             "url": self.url, "rooms": len(self.rooms.rooms), "beat": repr(time.time()),
-            "draining": "1" if self.draining else "0",
+            "draining": "1" if self.draining or self.rooms.draining else "0",
             # the lobby of the cluster: each node publishes its public rooms' rows
             "lobby": json.dumps(room_rows(self.rooms), ensure_ascii=False),
         })
@@ -298,7 +201,7 @@ class Cluster:
         alive = {n.node: n for n in nodes(self.client)}
         if placed is not None and str(placed) in alive and str(placed) != self.node:
             raise Elsewhere(room_id, str(placed), alive[str(placed)].url)
-        if not self.draining and self.adopt(room_id) is not None:
+        if not (self.draining or self.rooms.draining) and self.adopt(room_id) is not None:
             return self.rooms.rooms[room_id]
         owner = self.owner(room_id)  # another node claimed it meanwhile
         if owner is not None:
@@ -429,11 +332,3 @@ def page_sources(config: ServerConfig) -> list[str]:
         origin.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
         for origin in config.allowed_origins if origin.startswith(("http://", "https://"))
     ]
-
-
-def designated(room_id: str, alive: list[str]) -> str | None:
-    """The node that claims an orphaned room: the highest rendezvous hash of room and node,
-    so the rooms of a dead node spread evenly over the live ones."""
-    if not alive:
-        return None
-    return max(alive, key=lambda n: hashlib.sha256(f"{room_id}\0{n}".encode()).digest())
