@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import redis
@@ -33,7 +33,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from paiju.persistence.store import Fenced, RoomRecord, StoredEntry
+from paiju.persistence.store import Appended, Fenced, RoomRecord, StoredEntry
 from paiju.table.ledger import Entry
 from paiju.table.records import (
     ActionRecord,
@@ -50,41 +50,54 @@ OVER = frozenset({"finished", "closed"})
 
 APPEND = """
 -- KEYS: room, entries, rooms, live, lease
--- ARGV: room id, n, entry json, mode, summary json, created_at, phase, node, epoch
-if ARGV[8] ~= '' then
+-- ARGV: room id, node, epoch, then per entry: n, entry json, mode, summary, created_at, phase
+-- Every check comes before any write: the entries are stored all or none.
+if ARGV[2] ~= '' then
   local held = redis.call('HMGET', KEYS[5], 'node', 'epoch')
-  if held[1] ~= ARGV[8] or held[2] ~= ARGV[9] then
+  if held[1] ~= ARGV[2] or held[2] ~= ARGV[3] then
     return redis.error_reply('FENCED the lease of room ' .. ARGV[1] .. ' is not held')
   end
 end
-local n = tonumber(ARGV[2])
 local have = redis.call('LLEN', KEYS[2])
-if ARGV[4] ~= 'create' and have > n and redis.call('LINDEX', KEYS[2], n) == ARGV[3] then
-  return 0  -- a retry of a write that was applied: nothing more to do
-end
-if ARGV[4] == 'create' then
-  if redis.call('EXISTS', KEYS[1]) == 1 then
-    return redis.error_reply('EXISTS room ' .. ARGV[1] .. ' exists')
+local exists = redis.call('EXISTS', KEYS[1]) == 1
+local nxt = have
+local todo = {}
+for i = 4, #ARGV, 6 do
+  local n, mode = tonumber(ARGV[i]), ARGV[i + 2]
+  if mode ~= 'create' and n < have and redis.call('LINDEX', KEYS[2], n) == ARGV[i + 1] then
+    -- a retry of a write that was applied: nothing more to do for it
+  else
+    if mode == 'create' then
+      if exists then return redis.error_reply('EXISTS room ' .. ARGV[1] .. ' exists') end
+      exists = true
+    elseif not exists then
+      return redis.error_reply('NOROOM no room ' .. ARGV[1])
+    end
+    if n ~= nxt then
+      return redis.error_reply('GAP room ' .. ARGV[1] .. ' has ' .. nxt .. ' entries, not ' .. n)
+    end
+    nxt = n + 1
+    todo[#todo + 1] = i
   end
-  redis.call('HSET', KEYS[1], 'created', ARGV[5], 'snapshot_n', '0')
-  redis.call('ZADD', KEYS[3], ARGV[6], ARGV[1])
-  redis.call('SADD', KEYS[4], ARGV[1])
-elseif redis.call('EXISTS', KEYS[1]) == 0 then
-  return redis.error_reply('NOROOM no room ' .. ARGV[1])
 end
-if have ~= n then
-  return redis.error_reply('GAP room ' .. ARGV[1] .. ' has ' .. have .. ' entries, not ' .. n)
-end
-redis.call('RPUSH', KEYS[2], ARGV[3])
-if ARGV[4] == 'status' then
-  redis.call('HSET', KEYS[1], 'status', ARGV[5])
-  if ARGV[7] == 'finished' or ARGV[7] == 'closed' then
-    redis.call('SREM', KEYS[4], ARGV[1])
+for _, i in ipairs(todo) do
+  local mode, summary = ARGV[i + 2], ARGV[i + 3]
+  if mode == 'create' then
+    redis.call('HSET', KEYS[1], 'created', summary, 'snapshot_n', '0')
+    redis.call('ZADD', KEYS[3], ARGV[i + 4], ARGV[1])
+    redis.call('SADD', KEYS[4], ARGV[1])
   end
-elseif ARGV[4] == 'snapshot' then
-  redis.call('HSET', KEYS[1], 'snapshot_n', ARGV[2])
+  redis.call('RPUSH', KEYS[2], ARGV[i + 1])
+  if mode == 'status' then
+    redis.call('HSET', KEYS[1], 'status', summary)
+    if ARGV[i + 5] == 'finished' or ARGV[i + 5] == 'closed' then
+      redis.call('SREM', KEYS[4], ARGV[1])
+    end
+  elseif mode == 'snapshot' then
+    redis.call('HSET', KEYS[1], 'snapshot_n', ARGV[i])
+  end
 end
-return 1
+return #todo
 """
 
 
@@ -142,31 +155,20 @@ class RedisStore:
     def append(
         self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
     ) -> None:
+        self.append_many(room_id, [(record, entry, deadlines)])
+
+    def append_many(self, room_id: str, items: Sequence[Appended]) -> None:
         epoch = ""
         if self.node:
             held = self.fence.get(room_id)
             if held is None:
                 raise LeaseLost(f"this node holds no lease on room {room_id}")
             epoch = str(held)
-        mode, summary, phase, created_at = "plain", "", "", "0"
-        if isinstance(record, RoomCreated):
-            mode, summary = "create", json.dumps(_created(RoomRecord.of(record)))
-            created_at = repr(record.created_at)
-        elif isinstance(record, RoomStatus):
-            mode, phase = "status", record.phase
-            summary = json.dumps(
-                {"phase": record.phase, "totals": list(record.totals),
-                 "seats": [dict(s) for s in record.seats]}
-            )
-        elif isinstance(record, Snapshot):
-            mode = "snapshot"
-        stored = json.dumps([entry.n, entry.kind, entry.body, entry.prev, entry.hash,
-                             {str(k): v for k, v in deadlines.items()}])
         keys = [key("room", room_id), key("entries", room_id), key("rooms"), key("live"),
                 key("lease", room_id)]
-        args: list[str | int] = [
-            room_id, entry.n, stored, mode, summary, created_at, phase, self.node, epoch
-        ]
+        args: list[str | int] = [room_id, self.node, epoch]
+        for record, entry, deadlines in items:
+            args += _entry_args(record, entry, deadlines)
         try:
             self.call(lambda: self._append(keys=keys, args=args))
         except ResponseError as exc:
@@ -266,6 +268,25 @@ class RedisStore:
 
     def close(self) -> None:
         self.client.close()
+
+
+def _entry_args(record: Record, entry: Entry, deadlines: Mapping[int, float]) -> list[str | int]:
+    """An entry's arguments of the append script: n, entry, mode, summary, time, phase."""
+    mode, summary, phase, created_at = "plain", "", "", "0"
+    if isinstance(record, RoomCreated):
+        mode, summary = "create", json.dumps(_created(RoomRecord.of(record)))
+        created_at = repr(record.created_at)
+    elif isinstance(record, RoomStatus):
+        mode, phase = "status", record.phase
+        summary = json.dumps(
+            {"phase": record.phase, "totals": list(record.totals),
+             "seats": [dict(s) for s in record.seats]}
+        )
+    elif isinstance(record, Snapshot):
+        mode = "snapshot"
+    stored = json.dumps([entry.n, entry.kind, entry.body, entry.prev, entry.hash,
+                         {str(k): v for k, v in deadlines.items()}])
+    return [entry.n, stored, mode, summary, created_at, phase]
 
 
 def _created(room: RoomRecord) -> dict[str, Any]:

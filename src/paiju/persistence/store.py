@@ -61,6 +61,10 @@ class StoredEntry:
     deadlines: Mapping[int, float] = field(default_factory=dict)
 
 
+#: One entry to append: the record, its entry, the deadlines open after it.
+Appended = tuple[Record, Entry, Mapping[int, float]]
+
+
 class Store(Protocol):
     """Where rooms, their chains and seat tokens live."""
 
@@ -70,6 +74,11 @@ class Store(Protocol):
         """Store ``entry`` (which holds ``record``) as the room's next one, atomically with
         the summary it changes. Entry 0 (a ``RoomCreated``) makes the room: ``ValueError``
         if the id exists. Raises if it cannot be written; then nothing is."""
+        ...
+
+    def append_many(self, room_id: str, items: Sequence[Appended]) -> None:
+        """Store several consecutive entries of a room, in order, all or none (one
+        transaction, one round trip): what one change of a table persists at once."""
         ...
 
     def get_room(self, room_id: str) -> RoomRecord | None:
