@@ -242,3 +242,14 @@ async def test_the_lobby_lists_the_public_rooms_of_every_node(redis_url: str) ->
         await client.send({"type": "join", "room": there.room_id, "name": "ann"})
         assert (await client.expect("redirect"))["node"] == "a"
         await client.close()
+
+
+async def test_verify_and_replay_read_the_cluster_records(redis_url: str) -> None:
+    async with node(redis_url, "a") as a:
+        room = a.rooms.create("dragon", bots=4, options={"hands": 3})
+        await until(lambda: room.table.phase == "finished")
+    for command in (["verify", "--room", room.room_id], ["replay", room.room_id]):
+        code = await asyncio.to_thread(main, [*command, "--set", f"store={redis_url}"])
+        assert code == 0, command
+    assert await asyncio.to_thread(
+        main, ["verify", "--room", "nope", "--set", f"store={redis_url}"]) == 1
