@@ -68,6 +68,7 @@ class Cluster:
         self._release = self.client.register_script(RELEASE)
         self._task: asyncio.Task[None] | None = None
         self._handed: dict[str, tuple[str, str]] = {}  # room -> (node, url) it is handed to
+        self._renewed = 0.0  # monotonic time of the last renewal
         self.log = log.bind(node=self.node)
 
     # ------------------------------------------------------------------ lifecycle
@@ -102,9 +103,7 @@ class Cluster:
     async def step(self) -> None:
         """One round: heartbeat, renew the leases (drop the rooms lost), let go of the rooms
         that left memory, follow a drain request, claim the orphans this node should take."""
-        self.heartbeat()
-        for room_id in self.renew():
-            await self.drop(room_id, "lease_lost")
+        await self.keep_alive()
         for room_id in [r for r in self.store.fence if r not in self.rooms.rooms]:
             self.release(room_id)
         if not self.draining and self.client.get(key("drain", self.node)) is not None:
@@ -115,6 +114,15 @@ class Cluster:
         for room_id in self.orphans():
             self.adopt(room_id)
             await asyncio.sleep(0)
+            if time.monotonic() - self._renewed > self.ttl / 3:
+                await self.keep_alive()  # many rooms to restore: keep those claimed already
+
+    async def keep_alive(self) -> None:
+        """Heartbeat and renew every lease; drop the rooms whose lease was lost."""
+        self._renewed = time.monotonic()
+        self.heartbeat()
+        for room_id in self.renew():
+            await self.drop(room_id, "lease_lost")
 
     def heartbeat(self) -> None:
         """Say this node is alive (its record expires after ``lease_ttl``)."""
