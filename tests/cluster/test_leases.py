@@ -17,6 +17,7 @@ from paiju.persistence.redisstore import RedisStore, key
 from paiju.persistence.store import actions
 from paiju.server.app import PaijuServer
 from paiju.server.nodes import nodes
+from tests.redisd import RedisServer
 from tests.server.client import Client
 from tests.server.conftest import running
 from tests.server.test_operator import ok
@@ -25,8 +26,9 @@ TTL = 2.0
 
 
 @contextlib.asynccontextmanager
-async def node(redis_url: str, name: str, **overrides: Any) -> AsyncIterator[PaijuServer]:
-    store = RedisStore(redis_url, node=name, retry_for=1.0)
+async def node(redis_url: str, name: str, retry: float = 1.0,
+               **overrides: Any) -> AsyncIterator[PaijuServer]:
+    store = RedisStore(redis_url, node=name, retry_for=retry, timeout=0.2)
     async with running(store, lease_ttl=TTL, **overrides) as server:
         yield server
 
@@ -255,3 +257,38 @@ async def test_verify_and_replay_read_the_cluster_records(redis_url: str) -> Non
         assert code == 0, command
     assert await asyncio.to_thread(
         main, ["verify", "--room", "nope", "--set", f"store={redis_url}"]) == 1
+
+
+async def test_a_room_whose_redis_stays_away_stops_unwritten_and_comes_back_from_redis(
+    redis_server: RedisServer, redis_url: str
+) -> None:
+    async with node(redis_url, "a", retry=0.3) as a:
+        room = a.rooms.create("dragon", bots=3, options={"hands": 50})
+        ann, token = await seat(a.port, room.room_id)
+        await ann.send({"type": "ready"})
+        state = await ann.until_state(lambda s: s["phase"] == "playing" and s["to_act"] == [0])
+        redis_server.stop()
+        try:
+            await ann.send({"type": "act", "version": state["version"],
+                            "action": state["view"]["legal"][0]})
+            moved = await ann.expect("redirect")  # the write failed: never acknowledged
+            assert moved == {"type": "redirect", "room": room.room_id, "node": "", "url": ""}
+            assert all(m["type"] != "state" or m["version"] <= state["version"]
+                       for m in ann.seen)
+            assert room.room_id not in a.rooms.rooms
+        finally:
+            redis_server.start()
+        # Redis is back: the player resumes and the room is restored from what Redis holds
+        again = await Client.open(a.port)
+        for _ in range(100):
+            await again.send({"type": "resume", "room": room.room_id, "token": token})
+            answer = await again.recv()
+            while answer["type"] not in ("joined", "redirect", "error"):
+                answer = await again.recv()
+            if answer["type"] == "joined":
+                break
+            await asyncio.sleep(0.1)
+        resumed = await again.expect("state")
+        assert resumed["to_act"] == [0] and resumed["hand"] == state["hand"]
+        await ann.close()
+        await again.close()

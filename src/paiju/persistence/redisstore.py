@@ -33,7 +33,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from paiju.persistence.store import Appended, Fenced, RoomRecord, StoredEntry
+from paiju.persistence.store import Appended, Fenced, RoomRecord, StoredEntry, Unreachable
 from paiju.table.ledger import Entry
 from paiju.table.records import (
     ActionRecord,
@@ -105,7 +105,7 @@ class LeaseLost(Fenced):
     """This node does not hold the room's lease (any more): it must not write to it."""
 
 
-class StoreUnavailable(Exception):
+class StoreUnavailable(Unreachable):
     """Redis did not answer within the store's retry budget."""
 
 

@@ -23,6 +23,11 @@ class Fenced(Exception):
     docs/cluster.md). Nothing was written; the room must leave this process."""
 
 
+class Unreachable(Exception):
+    """A shared store did not answer in time (cluster mode: Redis is down); nothing was
+    written."""
+
+
 @dataclass
 class RoomRecord:
     """A room as listed: how it was made, and its latest summary."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from typing import Any, TypeVar
 import structlog
 
 from paiju.core.errors import GameError
-from paiju.persistence.store import Fenced, Store
+from paiju.persistence.store import Fenced, Store, Unreachable
 from paiju.server import protocol as p
 from paiju.server.audience import Audience, Recipient
 from paiju.server.errors import RoomClosed, StorageFailed
@@ -291,7 +292,7 @@ class Room:
         except NotSaved:
             # A failed write (a full disk) must neither end the room's task nor leave the
             # table ahead of the disk: it is rebuilt from the store, the caller is told.
-            self.log.exception("room_write_failed")
+            self._failed("room_write_failed")
             self._recover(now)
             if not future.done():
                 future.set_exception(StorageFailed(
@@ -331,19 +332,29 @@ class Room:
             try:
                 self.carry_out(failed.effects)
             except NotSaved:
-                self.log.exception("room_write_failed")
+                self._failed("room_write_failed")
                 self._recover(now)
             except Exception:
                 self.log.exception("room_effects_failed")
         except Fenced:
             self._moved()
         except NotSaved:
-            self.log.exception("room_write_failed")
+            self._failed("room_write_failed")
             self._hold_until = now + TICK_RETRY
             self._recover(now)
         except Exception:
             self.log.exception("room_tick_failed")
             self._hold_until = now + TICK_RETRY
+
+    def _failed(self, event: str, **facts: str) -> None:
+        """Log the exception being handled: a store that cannot be reached in one line (a
+        Redis outage touches every room), anything else with its traceback."""
+        error = sys.exc_info()[1]
+        cause = error.__cause__ if isinstance(error, NotSaved) else error
+        if isinstance(cause, Unreachable):
+            self.log.error(event, error=str(cause), **facts)
+        else:
+            self.log.exception(event, **facts)
 
     def _moved(self) -> None:
         """Another node owns the room now (cluster mode): nothing more is written here; the
@@ -359,7 +370,7 @@ class Room:
                 raise RuntimeError("this room cannot be rebuilt")
             self.table = self._rebuild(now)
         except Exception:
-            self.log.exception("room_stopped", reason="rebuild from the store failed")
+            self._failed("room_stopped", reason="rebuild from the store failed")
             self._unload(revoke=False)
             return
         self.log.warning("room_rebuilt")
