@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import shutil
 import signal
@@ -177,10 +178,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measure(src: Path, db: Path, tokens: list[list[str]], work: Path, concurrency: int
-            ) -> tuple[float, float, float, float]:
+def measure(src: Path, db: Path, tokens: list[list[str]], work: Path, concurrency: int,
+            limit: float) -> tuple[float, float, float, float]:
     """Crash the server once, start it again: seconds to accept and to the last resume, and
-    the server's CPU seconds by then (the machine's other load does not count in those)."""
+    the server's CPU seconds by then (the machine's other load does not count in those);
+    infinite when the port does not accept within ``limit`` seconds."""
     port = free_port()
     first = spawn(src, db, port, work)
     with contextlib.suppress(RuntimeError):  # killed once it serves, or 3 s into its start
@@ -191,7 +193,10 @@ def measure(src: Path, db: Path, tokens: list[list[str]], work: Path, concurrenc
     start = time.monotonic()
     proc = spawn(src, db, port, work)
     try:
-        wait_for_port(port, proc)
+        try:
+            wait_for_port(port, proc, limit)
+        except RuntimeError:  # a full replay of long logs can take longer than anyone waits
+            return math.inf, math.inf, cpu_seconds(proc.pid), math.inf
         accepted, cpu_accepted = time.monotonic() - start, cpu_seconds(proc.pid)
 
         def mark() -> tuple[float, float]:
@@ -227,6 +232,8 @@ def main() -> None:
     parser.add_argument("--work", help="folder for the databases (default: a temporary one)")
     parser.add_argument("--concurrency", type=int, default=50, help="resumes in flight")
     parser.add_argument("--codes", default="old,new", help="which code to measure: old,new")
+    parser.add_argument("--limit", type=float, default=600.0,
+                        help="seconds to wait for the restarted server's port")
     args = parser.parse_args()
     os.sched_setaffinity(0, {CLIENT_CORE})
     work = Path(args.work or tempfile.mkdtemp(prefix="paiju-recovery-"))
@@ -251,7 +258,12 @@ def main() -> None:
     for actions in args.actions:
         for label, src, name in codes:
             db, tokens = make_database(src, work, name, args, actions)
-            accepted, resumed, cpu_a, cpu_r = measure(src, db, tokens, work, args.concurrency)
+            accepted, resumed, cpu_a, cpu_r = measure(src, db, tokens, work, args.concurrency,
+                                                      args.limit)
+            if math.isinf(accepted):
+                print(f"{actions:>6}  {label:<34} {'> ' + str(int(args.limit)):>11} s "
+                      f"{'-':>10}     {cpu_a:.2f} s / -", flush=True)
+                continue
             print(f"{actions:>6}  {label:<34} {accepted:>11.2f} s {resumed:>10.2f} s   "
                   f"{cpu_a:.2f} s / {cpu_r:.2f} s", flush=True)
 

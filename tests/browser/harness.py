@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from paiju.core.fairness import SEEDED_V0
+from paiju.engines.registry import get_engine
 from paiju.persistence.memory import MemoryStore
+from paiju.persistence.replay import replay_hands, room_log
 from paiju.persistence.store import Store, actions
 from paiju.server.app import PaijuServer
 from paiju.server.config import ServerConfig
@@ -136,6 +138,18 @@ class LiveServer:
     def actions(self, room: str) -> list[ActionRecord]:
         """The room's stored actions, in order."""
         return actions(self.store, room)
+
+    def hand_states(self, room: str, hand: int) -> list[Any]:
+        """Every state hand ``hand`` of the room has gone through so far, rebuilt from the
+        stored log (what is stored is all that was ever shown)."""
+        log = room_log(self.store, room)
+        assert log is not None
+        made = log.created
+        played = replay_hands(get_engine(made.variant), made.options, made.seed,
+                              [a for a in log.actions if a.hand <= hand], log.deals,
+                              made.scheme, keep_states=True)
+        found = next((p for p in played if p.hand == hand), None)
+        return list(found.states) if found is not None else []  # nothing played yet
 
     def sources(self, room: str, seat: int) -> list[str]:
         """Who took each logged action of ``seat``: "player", "bot" or "timeout"."""

@@ -11,6 +11,7 @@ import pytest
 
 from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
+from paiju.table.commands import SetTrustee
 from tests.server.client import Client
 from tests.server.conftest import ADMIN_TOKEN, make_config, running
 from tests.server.http_get import get, samples, value
@@ -114,8 +115,11 @@ async def test_a_disconnected_player_in_a_hand_is_a_trustee_seat(served: PaijuSe
         if value(found, "paiju_connections", kind="seated") == 0:
             break
         await asyncio.sleep(0.02)
-    assert value(found, "paiju_trustee_seats") == 1
+    assert value(found, "paiju_trustee_seats") == 1  # away: the trustee plays the seat
     assert value(found, "paiju_seats", kind="human", connected="false") == 1
+    room = next(iter(served.rooms.rooms.values()))
+    await room.call(lambda table, now: (None, table.handle(None, SetTrustee(0, False), now)))
+    assert value(await scrape(served), "paiju_trustee_seats") == 0  # an operator took it out
 
 
 async def test_timeouts_are_counted() -> None:

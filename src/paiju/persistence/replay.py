@@ -28,6 +28,8 @@ class ReplayedHand:
     final_state: Any
     terminal: bool
     scores: tuple[int, ...] | None
+    #: every state the hand went through (its deal, then one per action) when asked for
+    states: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -66,9 +68,11 @@ def replay_hands(
     log: Sequence[ActionRecord],
     deals: Mapping[int, Sequence[DealSeed]] | None = None,
     scheme: str = FAIR_V1,
+    keep_states: bool = False,
 ) -> Iterator[ReplayedHand]:
     """Every hand of the log, rebuilt in order with the table's own hand bookkeeping;
-    ``deals`` gives the client seeds of the hands that had some.
+    ``deals`` gives the client seeds of the hands that had some; ``keep_states`` keeps every
+    intermediate state in ``ReplayedHand.states``.
 
     Raises ``GameError`` if the log is not legal."""
     match = Match(engine, options, seed, scheme=scheme)
@@ -79,12 +83,16 @@ def replay_hands(
         seeds = (deals or {}).get(hand)
         state = match.deal(seeds)
         records = by_hand.get(hand, [])
+        states = [state]
         for record in records:
             state = engine.apply(state, record.seat, engine.parse_action(record.action)).state
+            if keep_states:
+                states.append(state)
         terminal = engine.is_terminal(state)
         scores = match.finish(state) if terminal else None
         match.advance()
-        yield ReplayedHand(hand, tuple(records), state, terminal, scores)
+        kept = tuple(states) if keep_states else ()
+        yield ReplayedHand(hand, tuple(records), state, terminal, scores, kept)
 
 
 def replay_text(

@@ -126,6 +126,7 @@ class RoomFacts:
     phase: str
     paused: bool
     seats: Iterable[tuple[str, bool]]  # (kind, connected) per seat
+    trustees: int  # seats of a person in trustee mode (托管)
 
 
 class Live(Collector):
@@ -160,10 +161,10 @@ class Live(Collector):
         for room in self.rooms():
             rooms[room.variant, room.phase] = rooms.get((room.variant, room.phase), 0) + 1
             paused += room.paused
+            trustees += room.trustees
             for kind, connected in room.seats:
                 key = (kind, "true" if connected else "false")
                 seats[key] = seats.get(key, 0) + 1
-                trustees += kind == "human" and not connected and room.phase == "playing"
         family = GaugeMetricFamily(
             "paiju_rooms", "Rooms in memory by variant and phase", labels=["variant", "phase"])
         for labels, count in sorted(rooms.items()):
@@ -176,8 +177,8 @@ class Live(Collector):
             seat_family.add_metric(list(labels), count)
         yield seat_family
         yield GaugeMetricFamily(
-            "paiju_trustee_seats", "Seats of a person the server plays for (its player is "
-            "disconnected during a hand: the timer acts for it)", value=trustees)
+            "paiju_trustee_seats", "Seats of a person in trustee mode (the variant's bot plays "
+            "them: timeouts in a row, the player away, or an operator)", value=trustees)
         yield GaugeMetricFamily("paiju_rooms_paused", "Rooms an operator paused", value=paused)
 
 

@@ -474,6 +474,7 @@ class Room:
             phase=str(self.table.phase),
             paused=self.paused,
             seats=[(slot.kind, slot.connected) for slot in self.table.seats],
+            trustees=sum(slot.trustee for slot in self.table.seats),
         )
 
 
