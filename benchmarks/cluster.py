@@ -151,28 +151,30 @@ async def enter(url: str, message: dict[str, Any], fallback: str) -> tuple[Clien
 
 
 async def player_loop(url: str, room: str, until: float, latencies: list[float]) -> None:
-    ws, _ = await enter(url, {"type": "join", "room": room, "name": "p"}, url)
+    """Act whenever asked, until ``until``; a room that moves (a lease lost on a loaded
+    machine) is followed and resumed."""
+    ws, joined = await enter(url, {"type": "join", "room": room, "name": "p"}, url)
+    resume = {"type": "resume", "room": room, "token": joined["token"]}
     await ws.send(json.dumps({"type": "ready"}))
-    state = await recv(ws, "state")
-    acted = -1
+    acted, sent = -1, 0.0
     while time.monotonic() < until:
-        if state["to_act"] != [0] or not state["view"].get("legal") or state["version"] <= acted:
-            state = await recv(ws, "state")
+        message = await recv(ws, "state", "error", "redirect")
+        if message["type"] == "redirect":
+            await ws.close()
+            ws, _ = await enter(message["url"] or url, resume, url)
+            acted = -1
             continue
-        acted = state["version"]
-        sent = time.perf_counter()
-        await ws.send(json.dumps({"type": "act", "version": acted,
-                                  "action": state["view"]["legal"][0]}))
-        while True:  # the state that follows the act: Redis has accepted it
-            after = await recv(ws, "state", "error")
-            if after["type"] == "error":
-                print(f"refused: {after['code']}", file=sys.stderr)
-                acted = -1  # asked again by the same state
-                break
-            state = after
-            if after["version"] > acted:
-                latencies.append(time.perf_counter() - sent)
-                break
+        if message["type"] == "error":
+            print(f"refused: {message['code']}", file=sys.stderr)
+            acted = -1  # asked again by the same state
+            continue
+        if acted >= 0 and message["version"] > acted:  # the state after the act: written
+            latencies.append(time.perf_counter() - sent)
+            acted = -1
+        if acted < 0 and message["to_act"] == [0] and message["view"].get("legal"):
+            acted, sent = message["version"], time.perf_counter()
+            await ws.send(json.dumps({"type": "act", "version": acted,
+                                      "action": message["view"]["legal"][0]}))
     await ws.close()
 
 

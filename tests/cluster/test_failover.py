@@ -179,7 +179,7 @@ async def test_a_drained_node_hands_its_rooms_over_and_stops(
     for player in players:
         await player.play(1)
     b = make_node("b")
-    command = ["node", "drain", "a", "--store", redis_own.url, "--wait", "20"]
+    command = ["node", "drain", "a", "--now", "--store", redis_own.url, "--wait", "20"]
     assert await asyncio.to_thread(main, command) == 0
     assert a.proc is not None and a.proc.wait(10) == 0
     # b claims the rooms handed to it at its next round (or when a player reaches it)

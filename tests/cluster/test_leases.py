@@ -16,7 +16,7 @@ from paiju.cli.cluster import status
 from paiju.persistence.redisstore import RedisStore, key
 from paiju.persistence.store import actions
 from paiju.server.app import PaijuServer
-from paiju.server.nodes import nodes
+from paiju.server.nodes import nodes, request_drain
 from tests.redisd import RedisServer
 from tests.server.client import Client
 from tests.server.conftest import running
@@ -290,5 +290,32 @@ async def test_a_room_whose_redis_stays_away_stops_unwritten_and_comes_back_from
             await asyncio.sleep(0.1)
         resumed = await again.expect("state")
         assert resumed["to_act"] == [0] and resumed["hand"] == state["hand"]
+        await ann.close()
+        await again.close()
+
+
+async def test_a_drain_moves_each_room_at_the_end_of_its_hand(redis_url: str) -> None:
+    async with node(redis_url, "b") as b, node(redis_url, "a") as a:
+        waiting = a.rooms.create("dragon", bots=2).room_id
+        room = a.rooms.create("dragon", bots=3, options={"hands": 50})
+        ann, token = await seat(a.port, room.room_id)
+        await ann.send({"type": "ready"})
+        state = await ann.until_state(lambda s: s["phase"] == "playing" and s["to_act"] == [0])
+        request_drain(redis.Redis.from_url(redis_url), "a")
+        # the waiting room goes at once; the hand in play stays until it ends
+        await until(lambda: waiting in b.rooms.rooms)
+        await asyncio.sleep(TTL)
+        assert room.room_id in a.rooms.rooms and room.table.phase == "playing"
+        await ann.send({"type": "act", "version": state["version"],
+                        "action": state["view"]["legal"][0]})
+        acked = await ann.until_state(lambda s: s["version"] > state["version"])
+        moved = await ann.expect("redirect")  # the hand ended: the room went, no new deal
+        assert moved["node"] == "b" and acked["hand"] == state["hand"]
+        assert a.stopped.is_set() or await until(lambda: a.stopped.is_set())
+        again = await Client.open(b.port)
+        await again.send({"type": "resume", "room": room.room_id, "token": token})
+        await again.expect("joined")
+        resumed = await again.expect("state")
+        assert resumed["hand"] == state["hand"] + 1  # dealt by b
         await ann.close()
         await again.close()

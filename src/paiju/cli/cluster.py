@@ -79,7 +79,7 @@ def cmd_drain(args: argparse.Namespace) -> int:
     if args.node not in known:
         print(f"paiju: no live node {args.node!r}; nodes: {', '.join(sorted(known)) or 'none'}")
         return 1
-    request_drain(client, args.node)
+    request_drain(client, args.node, at_once=args.now)
     if args.wait:
         deadline = time.monotonic() + args.wait
         while args.node in {n.node for n in nodes(client)}:
@@ -109,12 +109,15 @@ def add_cluster_commands(sub: Any) -> None:
                        "paiju node drain host-1234-ab12 --wait 60")
     node_sub = node.add_subparsers(dest="node_command", required=True)
     drain = add_command(node_sub, "drain",
-                        "move a node's rooms to the other nodes at once (restored there from "
-                        "their log; players are redirected), then stop it",
+                        "move a node's rooms to the other nodes, each at the end of its hand "
+                        "(--now: at once, restored there from their log), players redirected; "
+                        "then stop it",
                         "paiju node drain host-1234-ab12 --store redis://127.0.0.1:6379/0")
     with_config(drain)
     drain.add_argument("node", help="the node's id (paiju cluster status lists them)")
     drain.add_argument("--store", help="the cluster's Redis URL (setting store)")
+    drain.add_argument("--now", action="store_true",
+                       help="move every room at once, mid-hand (default: at each hand's end)")
     drain.add_argument("--wait", type=float, default=0.0,
                        help="seconds to wait until the node has left (default: do not wait)")
     drain.set_defaults(func=cmd_drain)

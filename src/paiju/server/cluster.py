@@ -25,6 +25,7 @@ from typing import Any
 import redis
 import structlog
 
+from paiju.core.errors import GameError
 from paiju.persistence.redisstore import RedisStore, key
 from paiju.persistence.store import Store
 from paiju.server import protocol as p
@@ -34,12 +35,14 @@ from paiju.server.lobby import room_rows
 from paiju.server.nodes import CLAIM, RELEASE, RENEW, NodeInfo, designated, nodes
 from paiju.server.rooms import Recipient, Room, RoomManager
 from paiju.server.sessions import Session
-from paiju.table.table import CLOSED, FINISHED
+from paiju.table.table import CLOSED, FINISHED, PLAYING
 
 log = structlog.get_logger("paiju.cluster")
 
 #: A hand-off's placement is honoured this long before any node may claim the room.
 PLACEMENT_SECONDS = 10.0
+#: Seconds between looks at the hands still in play while a node drains.
+DRAIN_POLL = 0.1
 
 class Elsewhere(Exception):
     """The room is served by another node (``url``; empty: between owners)."""
@@ -61,12 +64,14 @@ class Cluster:
         self.url = url
         self.ttl = lease_ttl
         self.draining = False
+        self.drain_timeout = 120.0
         self.failed: set[str] = set()  # rooms this node could not restore: left to others
         self._on_drained = on_drained
         self._claim = self.client.register_script(CLAIM)
         self._renew = self.client.register_script(RENEW)
         self._release = self.client.register_script(RELEASE)
         self._task: asyncio.Task[None] | None = None
+        self._drainer: asyncio.Task[None] | None = None
         self._handed: dict[str, tuple[str, str]] = {}  # room -> (node, url) it is handed to
         self._renewed = 0.0  # monotonic time of the last renewal
         self.log = log.bind(node=self.node)
@@ -81,10 +86,11 @@ class Cluster:
 
     async def stop(self) -> None:
         """Stop the loop; let go of every lease (the rooms' tasks have ended) and leave."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._drainer):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         with contextlib.suppress(Exception):
             for room_id in list(self.store.fence):
                 self.release(room_id)
@@ -106,8 +112,12 @@ class Cluster:
         await self.keep_alive()
         for room_id in [r for r in self.store.fence if r not in self.rooms.rooms]:
             self.release(room_id)
-        if not self.draining and self.client.get(key("drain", self.node)) is not None:
-            await self.drain()
+        asked = None if self.draining else self.client.get(key("drain", self.node))
+        if asked is not None:
+            # in a task of its own: the rounds go on renewing while hands are finished
+            self.draining = True
+            self._drainer = asyncio.get_running_loop().create_task(
+                self.drain(at_once=str(asked) == "now"), name="drain")
             return
         if self.draining or self.rooms.draining:  # (a SIGTERM drain: no new rooms here)
             return
@@ -307,15 +317,27 @@ class Cluster:
         self.heartbeat()
         return {"node": target.node, "url": target.url}
 
-    async def drain(self) -> None:
-        """Move every room to the other nodes now (each is restored there from its log),
-        then stop this node."""
+    async def drain(self, at_once: bool = False) -> None:
+        """Move every room to the other nodes, then stop this node: each room at the end of
+        the hand in play (it deals no other here; after ``drain_timeout`` seconds the rest
+        go mid-hand), or all ``at_once`` (each is restored there from its log)."""
         self.draining = True
         self.heartbeat()
-        self.log.info("node_draining", rooms=len(self.rooms.rooms))
-        for room_id in list(self.rooms.rooms):
-            target = self.least_loaded()
-            await self.drop(room_id, "drain", to=target.node if target is not None else "")
+        self.log.info("node_draining", rooms=len(self.rooms.rooms), at_once=at_once)
+        give_up = time.monotonic() + self.drain_timeout  # then the hands move mid-play
+        while self.rooms.rooms:
+            at_once = at_once or time.monotonic() > give_up
+            for room_id, room in list(self.rooms.rooms.items()):
+                if at_once or room.table.phase != PLAYING:
+                    target = self.least_loaded()
+                    await self.drop(room_id, "drain",
+                                    to=target.node if target is not None else "")
+                elif not room.draining:
+                    room.draining = True  # holds at the hand's end; woken to see it
+                    with contextlib.suppress(GameError):
+                        await room.call(lambda table, now: (None, []))
+            if self.rooms.rooms:
+                await asyncio.sleep(DRAIN_POLL)
         self.client.delete(key("drain", self.node))
         if self._on_drained is not None:
             self._on_drained()
@@ -328,6 +350,7 @@ def cluster_of(config: ServerConfig, store: Store, rooms: RoomManager,
     if not isinstance(store, RedisStore) or not store.node:
         return None
     cluster = Cluster(store, rooms, config.lease_ttl, config.public_url, on_drained)
+    cluster.drain_timeout = config.drain_timeout
     rooms.cluster = cluster
     return cluster
 

@@ -101,9 +101,10 @@ def leases(client: redis.Redis, rooms: list[str]) -> dict[str, tuple[str, int, f
     return found
 
 
-def request_drain(client: redis.Redis, node: str) -> None:
-    """Ask ``node`` to move its rooms to the others and stop (``paiju node drain``)."""
-    client.set(key("drain", node), "1", ex=3600)
+def request_drain(client: redis.Redis, node: str, at_once: bool = False) -> None:
+    """Ask ``node`` to move its rooms to the others and stop (``paiju node drain``): each
+    room at the end of its hand in play, or all ``at_once``."""
+    client.set(key("drain", node), "now" if at_once else "hand", ex=3600)
 
 
 
