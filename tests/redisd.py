@@ -19,12 +19,15 @@ from pathlib import Path
 import pytest
 import redis
 
+#: Where the Debian package puts it (when /usr/bin is not on PATH).
+DEBIAN_BINARY = Path("/usr/bin/redis-server")
+
 
 def redis_binary() -> str:
     """The ``redis-server`` to run; skips (fails under ``CI=true``) when there is none."""
     found = os.environ.get("PAIJU_REDIS_SERVER") or shutil.which("redis-server")
-    if found is None and Path("/usr/bin/redis-server").exists():
-        found = "/usr/bin/redis-server"
+    if found is None and DEBIAN_BINARY.exists():
+        found = str(DEBIAN_BINARY)
     if found is None:
         reason = "redis-server is missing: sudo apt-get install redis-server (make test does)"
         if os.environ.get("CI", "").lower() == "true":

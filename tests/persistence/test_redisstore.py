@@ -6,6 +6,7 @@ the store's budget and then reported."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 import redis
@@ -13,6 +14,7 @@ import redis
 from paiju.persistence.redisstore import LeaseLost, RedisStore, StoreUnavailable, key
 from paiju.persistence.store import actions
 from paiju.table.records import ActionRecord, RoomStatus
+from tests import redisd
 from tests.persistence.writer import Writer, created
 from tests.redisd import RedisServer
 
@@ -100,3 +102,16 @@ def test_an_unreachable_redis_is_retried_then_reported(redis_server: RedisServer
     finally:
         redis_server.start()
     assert store.get_room("r1") is not None  # and it reconnects by itself
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("true", pytest.fail.Exception),
+                                             ("", pytest.skip.Exception)])
+def test_a_missing_redis_server_fails_under_ci_and_skips_elsewhere(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, ci: str, outcome: type[Exception]
+) -> None:
+    monkeypatch.setenv("CI", ci)
+    monkeypatch.delenv("PAIJU_REDIS_SERVER", raising=False)
+    monkeypatch.setattr(redisd.shutil, "which", lambda name: None)
+    monkeypatch.setattr(redisd, "DEBIAN_BINARY", tmp_path / "nowhere")
+    with pytest.raises(outcome, match="redis-server is missing"):
+        redisd.redis_binary()
