@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -319,3 +320,21 @@ async def test_a_drain_moves_each_room_at_the_end_of_its_hand(redis_url: str) ->
         assert resumed["hand"] == state["hand"] + 1  # dealt by b
         await ann.close()
         await again.close()
+
+
+@pytest.mark.parametrize("url", ["mysql://127.0.0.1/0", "127.0.0.1:6379"])
+def test_a_store_setting_that_is_no_redis_url_is_refused(url: str) -> None:
+    from paiju.server.config import ServerConfig
+
+    with pytest.raises(ValueError, match="store is empty"):
+        ServerConfig(store=url)
+
+
+def test_serve_refuses_to_start_without_its_redis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "none.toml").write_text("")
+    code = main(["serve", "--config", str(tmp_path / "none.toml"), "--port", "0",
+                 "--admin-token", "x" * 40, "--set", "store=redis://127.0.0.1:1/0"])
+    assert code == 2
+    assert "cannot reach the Redis store redis://127.0.0.1:1/0" in capsys.readouterr().err
