@@ -200,7 +200,7 @@ async def test_cluster_status_shows_nodes_rooms_owners_and_leases(
         assert all(0 <= n["heartbeat_age"] < 2 for n in shown["nodes"])
         (row,) = shown["rooms"]
         assert row["room"] == room.room_id and row["node"] == "a" and row["epoch"] == 1
-        assert 0 < row["lease_left"] <= TTL
+        assert 0 < row["lease_left"] <= TTL and 0 <= row["held_for"] < 5
         assert await asyncio.to_thread(main, ["cluster", "status", "--store", redis_url]) == 0
         assert room.room_id in capsys.readouterr().out
         assert await asyncio.to_thread(

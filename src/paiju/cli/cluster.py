@@ -42,9 +42,10 @@ def status(client: Any) -> dict[str, Any]:
             for n in nodes(client)
         ],
         "rooms": [
-            {"room": room, "node": held[room][0] if room in held else None,
-             "epoch": held[room][1] if room in held else None,
-             "lease_left": held[room][2] if room in held else None}
+            {"room": room, "node": held[room].node, "epoch": held[room].epoch,
+             "lease_left": held[room].left, "held_for": round(held[room].held_for, 3)}
+            if room in held else
+            {"room": room, "node": None, "epoch": None, "lease_left": None, "held_for": None}
             for room in live
         ],
     }
@@ -61,12 +62,12 @@ def cmd_status(args: argparse.Namespace) -> int:
         nodes.add_row(n["node"], n["url"], str(n["rooms"]), f"{n['heartbeat_age']:.1f}",
                       "yes" if n["draining"] else "")
     out().print(nodes)
-    rooms = Table("room", "owner", "epoch", "lease left (s)", title="live rooms",
-                  title_justify="left")
+    rooms = Table("room", "owner", "epoch", "lease left (s)", "held for (s)",
+                  title="live rooms", title_justify="left")
     for r in found["rooms"]:
-        left = r["lease_left"]
+        left, held = r["lease_left"], r["held_for"]
         rooms.add_row(r["room"], r["node"] or "(none: being claimed)", str(r["epoch"] or ""),
-                      "" if left is None else f"{left:.1f}")
+                      "" if left is None else f"{left:.1f}", "" if held is None else f"{held:.1f}")
     out().print(rooms)
     return 0
 

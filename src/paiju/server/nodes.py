@@ -7,6 +7,7 @@ import hashlib
 import os
 import secrets
 import socket
+import time
 from dataclasses import dataclass
 
 import redis
@@ -68,6 +69,17 @@ class NodeInfo:
                    float(fields.get("beat", 0)), fields.get("draining") == "1")
 
 
+@dataclass(frozen=True)
+class Lease:
+    """A room's lease: its owner and epoch, seconds left until it expires unless renewed,
+    and seconds since the owner claimed it."""
+
+    node: str
+    epoch: int
+    left: float
+    held_for: float
+
+
 def default_node_id() -> str:
     """A node name unique to this process: host, pid and a random suffix."""
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
@@ -86,18 +98,20 @@ def nodes(client: redis.Redis) -> list[NodeInfo]:
     return found
 
 
-def leases(client: redis.Redis, rooms: list[str]) -> dict[str, tuple[str, int, float]]:
-    """Room -> (owner node, epoch, seconds left) for the rooms that are leased."""
+def leases(client: redis.Redis, rooms: list[str]) -> dict[str, Lease]:
+    """The leases of the rooms that are leased."""
     pipe = client.pipeline(transaction=False)
     for room in rooms:
-        pipe.hmget(key("lease", room), "node", "epoch")
+        pipe.hmget(key("lease", room), "node", "epoch", "since")
         pipe.pttl(key("lease", room))
     answers = pipe.execute()
-    found: dict[str, tuple[str, int, float]] = {}
+    found: dict[str, Lease] = {}
+    now = time.time()
     for i, room in enumerate(rooms):
-        (node, epoch), ttl = answers[2 * i], answers[2 * i + 1]
+        (node, epoch, since), ttl = answers[2 * i], answers[2 * i + 1]
         if node is not None:
-            found[room] = (str(node), int(epoch), max(0, int(ttl)) / 1000)
+            found[room] = Lease(str(node), int(epoch), max(0, int(ttl)) / 1000,
+                                max(0.0, now - float(since or now)))
     return found
 
 
