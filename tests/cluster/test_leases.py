@@ -338,3 +338,22 @@ def test_serve_refuses_to_start_without_its_redis(
                  "--admin-token", "x" * 40, "--set", "store=redis://127.0.0.1:1/0"])
     assert code == 2
     assert "cannot reach the Redis store redis://127.0.0.1:1/0" in capsys.readouterr().err
+
+
+async def test_a_node_restarted_under_its_name_waits_for_its_old_leases(redis_url: str) -> None:
+    raw = redis.Redis.from_url(redis_url, decode_responses=True)
+    async with node(redis_url, "a") as a:
+        room = a.rooms.create("dragon", bots=2).room_id
+        assert a.cluster is not None
+        a.cluster._task.cancel()  # type: ignore[union-attr]  # a dies...
+        a.store.fence.clear()
+    raw.hset(key("lease", room), mapping={"node": "a", "epoch": "1"})  # (stop let it go)
+    raw.pexpire(key("lease", room), int(TTL * 1000))
+    async with node(redis_url, "a") as again:  # ... and comes back under its name
+        client = await Client.open(again.port)
+        await client.send({"type": "join", "room": room, "name": "ann"})
+        moved = await client.expect("redirect")  # not to itself: wait and ask again
+        assert moved["url"] == "" and moved["node"] == ""
+        await until(lambda: room in again.rooms.rooms, timeout=10)  # claimed once run out
+        assert lease(redis_url, room)["epoch"] == "2"
+        await client.close()

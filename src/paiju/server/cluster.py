@@ -213,6 +213,9 @@ class Cluster:
         if room is not None:
             return room
         owner = self.store.call(lambda: self.owner(room_id))
+        if owner is not None and owner[0] == self.node:
+            # a lease of this node's name from before its restart: it runs out soon
+            raise Elsewhere(room_id, "", "")
         if owner is not None:
             raise Elsewhere(room_id, *owner)
         placed = self.client.get(key("placed", room_id))
