@@ -8,7 +8,7 @@ PORT ?= 8765
 # pytest-xdist workers; "auto" is one per core.
 WORKERS ?= auto
 
-.PHONY: serve test lint typecheck unit bench clean browser screenshots
+.PHONY: serve test lint typecheck unit bench clean browser redis screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src
 
-unit: $(STAMP) browser
+unit: $(STAMP) browser redis
 	$(BIN)/pytest -q -n $(WORKERS) --dist loadgroup
 
 # The browser tests (tests/browser) drive the Debian chromium through Playwright; browsers are
@@ -47,6 +47,19 @@ browser:
 	else \
 		echo "chromium is missing: sudo apt-get install chromium (or set PAIJU_CHROMIUM);" \
 			"the browser tests skip without it, and fail under CI=true"; \
+	fi
+
+# The Redis store and cluster tests (tests/persistence, tests/cluster) start a real
+# redis-server (Debian package redis-server). Run as root (CI, containers), a missing one is
+# installed here; otherwise install it yourself (sudo apt-get install redis-server) or point
+# PAIJU_REDIS_SERVER at the binary. Without one those tests skip, except under CI=true.
+redis:
+	@if [ -n "$$PAIJU_REDIS_SERVER" ] || command -v redis-server >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update && apt-get install -y redis-server; \
+	else \
+		echo "redis-server is missing: sudo apt-get install redis-server (or set" \
+			"PAIJU_REDIS_SERVER); the Redis tests skip without it, and fail under CI=true"; \
 	fi
 
 # Rewrites docs/screenshots (shown in the README) from a run of the browser tests.

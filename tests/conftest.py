@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, settings
 
 from paiju.engines import registry
 from paiju.server import wire
+from tests.redisd import RedisServer
 from tests.scale import NIGHTLY_FACTOR, PROFILE
 
 # The everyday run is reproducible (the same examples on every machine, no flaky red); the
@@ -84,3 +85,19 @@ def logging_as_it_was() -> Iterator[None]:
         root.handlers[:] = handlers
         root.setLevel(level)
         logging.getLogger("websockets").setLevel(library)
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real redis-server for the session (per xdist worker); tests flush it as they need."""
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The URL of an empty Redis."""
+    redis_server.flush()
+    return redis_server.url

@@ -18,7 +18,7 @@ from paiju.core.fairness import SEEDED_V0
 from paiju.engines.registry import get_engine
 from paiju.persistence.memory import MemoryStore
 from paiju.persistence.replay import replay_hands, room_log
-from paiju.persistence.store import actions
+from paiju.persistence.store import Store, actions
 from paiju.server.app import PaijuServer
 from paiju.server.config import ServerConfig
 from paiju.table.records import ActionRecord
@@ -85,7 +85,7 @@ def write_presets(folder: Path) -> Path:
 class LiveServer:
     """A ``PaijuServer`` running in a background thread with its own event loop."""
 
-    def __init__(self, rooms_dir: Path, **settings: Any) -> None:
+    def __init__(self, rooms_dir: Path, store: Store | None = None, **settings: Any) -> None:
         config = ServerConfig(
             host="127.0.0.1",
             port=0,
@@ -96,7 +96,7 @@ class LiveServer:
             # A page that reloads or loses its connection comes back before the trustee plays.
             trustee_delay=GENEROUS,
         ).with_overrides(settings)
-        self.store = MemoryStore()
+        self.store = store if store is not None else MemoryStore()
         self.server = PaijuServer(config, self.store, ADMIN_TOKEN)
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="paiju", daemon=True)

@@ -1,4 +1,5 @@
-"""Both stores keep the same chain of entries; SQLite keeps them across a reopen."""
+"""Every store (memory, SQLite, Redis) keeps the same chain of entries; SQLite and Redis keep
+them across a reopen; Redis fences every write of a cluster node by its lease."""
 
 from __future__ import annotations
 
@@ -8,14 +9,17 @@ from pathlib import Path
 import pytest
 
 from paiju.persistence.memory import MemoryStore
+from paiju.persistence.redisstore import RedisStore
 from paiju.persistence.sqlite import SqliteStore
 from paiju.persistence.store import Store, hands
-from paiju.table.records import ActionRecord, HandRecord, RoomStatus, Snapshot
+from paiju.table.records import ActionRecord, HandRecord, RoomStatus, Snapshot, record_body
 from tests.persistence.writer import Writer, created
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if request.param == "redis":
+        return RedisStore(request.getfixturevalue("redis_url"))
     return MemoryStore() if request.param == "memory" else SqliteStore(tmp_path / "db.sqlite3")
 
 
@@ -99,3 +103,33 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
     got = store.get_room("r1")
     assert got is not None and got.phase == "playing"
     assert len(store.entries("r1")) == 2
+
+
+def test_many_entries_are_appended_in_one_step(store: Store) -> None:
+    writer = Writer(store, "r1")
+    first = created()
+    records = [first, ActionRecord(0, 1, 0, "go", "player", 3),
+               RoomStatus("playing", (0, 0), (), 4)]
+    items = [(r, writer.ledger.append(r.kind, record_body(r)), {1: 9.5}) for r in records]
+    store.append_many("r1", items)
+    assert [e.entry.kind for e in store.entries("r1")] == ["room", "action", "status"]
+    assert store.entries("r1")[2].deadlines == {1: 9.5}
+    got = store.get_room("r1")
+    assert got is not None and got.phase == "playing"
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_a_batch_that_cannot_be_stored_whole_stores_nothing(
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    store: Store = (RedisStore(request.getfixturevalue("redis_url")) if kind == "redis"
+                    else SqliteStore(tmp_path / "db.sqlite3"))
+    writer = Writer(store, "r1")
+    writer.add(created())
+    good = RoomStatus("playing", (0, 0), (), 1)
+    entry = writer.ledger.append(good.kind, record_body(good))
+    with pytest.raises(Exception, match=r"GAP|UNIQUE"):  # the same entry number twice
+        store.append_many("r1", [(good, entry, {}), (good, entry, {})])
+    assert store.last_entry("r1") == 0
+    got = store.get_room("r1")
+    assert got is not None and got.phase == "waiting"

@@ -42,6 +42,18 @@ class BridgeFailed(Exception):
     """The bridge cannot go on (refused join, connection lost, room closed)."""
 
 
+class Redirected(Exception):
+    """Cluster mode: the room is served at ``url`` (empty: ask the same address again)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.url = url
+
+
+#: Redirects followed in a row before the bridge gives up.
+MAX_REDIRECTS = 50
+
+
 @dataclass(frozen=True)
 class BridgeOptions:
     """What ``paiju bot run`` was told.
@@ -138,6 +150,7 @@ class Bridge:
         self.driver: SeatDriver | None = None
         self.room: str | None = None
         self.seat: int | None = None
+        self.token = ""
         self.events: list[dict[str, Any]] = []
         self.answered: set[tuple[str, int]] = set()
         self.pending: deque[_Pending] = deque()
@@ -155,13 +168,21 @@ class Bridge:
         from websockets.asyncio.client import connect
         from websockets.exceptions import WebSocketException
 
+        url = self.options.url
         try:
-            async with connect(self.options.url, max_size=None) as ws:
-                self.ws = ws
-                await self._enter()
-                return await self._play()
+            for _ in range(MAX_REDIRECTS):
+                try:
+                    async with connect(url, max_size=None) as ws:
+                        self.ws = ws
+                        await self._enter()
+                        return await self._play()
+                except Redirected as moved:  # docs/cluster.md: follow it, then resume
+                    url = moved.url or self.options.url
+                    if not moved.url:
+                        await asyncio.sleep(0.2)
+            raise BridgeFailed(f"room {self.options.room} kept moving between nodes")
         except (OSError, WebSocketException) as exc:
-            raise BridgeFailed(f"connection to {self.options.url} failed: {exc}") from exc
+            raise BridgeFailed(f"connection to {url} failed: {exc}") from exc
         finally:
             if self.driver is not None:
                 self.driver.close()
@@ -184,6 +205,8 @@ class Bridge:
                 return message
             if message["type"] == "error":
                 raise BridgeFailed(f"{message['code']}: {message['message']}")
+            if message["type"] == "redirect":
+                raise Redirected(message["url"])
             if message["type"] == "event":
                 self.events.append(message["event"])
 
@@ -192,6 +215,10 @@ class Bridge:
         await self._send({"type": "hello", "protocol_version": 1, "client": CLIENT_NAME})
         await self._expect("welcome")
         room = self.options.room
+        if self.room is not None and self.token:  # the room moved: the seat is still ours
+            await self._send({"type": "resume", "room": self.room, "token": self.token})
+            await self._expect("joined")
+            return
         if room.startswith("new:"):
             await self._create(room.removeprefix("new:"))
         else:
@@ -226,7 +253,7 @@ class Bridge:
 
     async def _joined(self) -> None:
         joined = await self._expect("joined")
-        self.room, self.seat = joined["room"], joined["seat"]
+        self.room, self.seat, self.token = joined["room"], joined["seat"], joined["token"]
         self.reporter.note(f"seated at seat {self.seat} of room {self.room}")
         await self._send({"type": "ready", "ready": True})
 
@@ -240,6 +267,8 @@ class Bridge:
                 await self._error(message)
             elif kind == "pong":
                 await self._pong(message.get("nonce"))
+            elif kind == "redirect":
+                raise Redirected(message["url"])
             elif kind == "state" and await self._state(message):
                 return 0
 

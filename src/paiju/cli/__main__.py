@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from paiju import __version__
 from paiju.cli.bots import add_bot_commands
+from paiju.cli.cluster import add_cluster_commands
 from paiju.cli.operator import add_operator_commands
 from paiju.cli.serve import add_serve_commands
 from paiju.cli.tools import add_tool_commands, run_judge
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tool_commands(sub)
     add_verify_commands(sub)
     add_bot_commands(sub)
+    add_cluster_commands(sub)
     return parser
 
 

@@ -86,3 +86,18 @@ def out() -> Console:
 def err() -> Console:
     """The console for progress and notes (stderr)."""
     return Console(stderr=True, highlight=False)
+
+
+def stored_records(config: ServerConfig) -> tuple[Any, str] | None:
+    """The store that holds the rooms' records and its name: the cluster's Redis (``store``
+    setting; read only, never fenced), else the SQLite database (``None`` if there is no
+    such file)."""
+    if config.store:
+        from paiju.persistence.redisstore import RedisStore
+
+        return RedisStore(config.store), config.store
+    if not Path(config.database).exists():
+        return None
+    from paiju.persistence.sqlite import SqliteStore
+
+    return SqliteStore(config.database), config.database

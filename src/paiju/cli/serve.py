@@ -14,23 +14,27 @@ from typing import Any
 from rich.table import Table
 
 from paiju.cli.common import add_command, config_from, config_with_sources, out, with_config
-from paiju.server.config import describe
+from paiju.persistence.store import Store
+from paiju.server.config import ServerConfig, describe
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from paiju.persistence.memory import MemoryStore
     from paiju.persistence.signing import key_path, load_or_create
     from paiju.persistence.sqlite import SqliteStore
-    from paiju.persistence.store import Store
     from paiju.server.logs import configure_logging
     from paiju.server.run import DataLock, data_folders, run_server
 
     config = config_from(args)
     configure_logging(config.log_level, config.log_format)
-    lock = DataLock(data_folders(config, args.memory))
+    clustered = bool(config.store)  # the records live in Redis, not in a local database
+    lock = DataLock(data_folders(config, args.memory or clustered))
     try:
         try:
-            store: Store = MemoryStore() if args.memory else SqliteStore(config.database)
+            store: Store = (
+                cluster_store(config) if clustered
+                else MemoryStore() if args.memory else SqliteStore(config.database)
+            )
         except sqlite3.Error as exc:
             raise ValueError(f"cannot open the database {config.database}: {exc}") from None
         key = None
@@ -40,6 +44,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         lock.release()
     return 0
+
+
+def cluster_store(config: ServerConfig) -> Store:
+    """The fenced Redis store of a cluster node (``store`` setting); ``ValueError`` when
+    Redis does not answer."""
+    import redis
+
+    from paiju.persistence.redisstore import RedisStore
+    from paiju.server.nodes import default_node_id
+
+    store = RedisStore(config.store, node=config.node_id or default_node_id(),
+                       retry_for=config.redis_retry)
+    try:
+        store.client.ping()
+    except redis.exceptions.RedisError as exc:
+        raise ValueError(f"cannot reach the Redis store {config.store}: {exc}") from None
+    return store
 
 
 def cmd_config_show(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from paiju.cli.common import add_command, config_from, err, out, with_config
+from paiju.cli.common import add_command, config_from, err, out, stored_records, with_config
 from paiju.server.config import parse_setting
 
 
@@ -67,19 +67,18 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from paiju.persistence.sqlite import SqliteStore
-
     config = config_from(args)
-    if not Path(config.database).exists():
+    found = stored_records(config)
+    if found is None:
         print(f"paiju: no database at {config.database}", file=sys.stderr)
         return 2
-    store = SqliteStore(config.database)
+    store, where = found
     try:
         if args.all:
             return _replay_all(store, args.quiet)
         if args.room_id is None:
             raise ValueError("name a room, or --all")
-        return _replay_one(store, args.room_id, config.database)
+        return _replay_one(store, args.room_id, where)
     finally:
         store.close()
 

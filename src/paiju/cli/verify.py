@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from paiju.cli.common import add_command, config_from, with_config
+from paiju.cli.common import add_command, config_from, stored_records, with_config
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -45,17 +45,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _verify_room(args: argparse.Namespace) -> Any:
     """The verdicts on a stored room, or an exit code when it cannot be checked."""
-    from paiju.persistence.sqlite import SqliteStore
     from paiju.persistence.verify import verify_room
 
     config = config_from(args)
-    if not Path(config.database).exists():
+    found = stored_records(config)
+    if found is None:
         print(f"paiju: no database at {config.database}", file=sys.stderr)
         return 2
-    store = SqliteStore(config.database)
+    store, where = found
     try:
         if store.get_room(args.room) is None:
-            print(f"paiju: no room {args.room!r} in {config.database}", file=sys.stderr)
+            print(f"paiju: no room {args.room!r} in {where}", file=sys.stderr)
             return 1
         return verify_room(store, args.room)
     finally:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from paiju.persistence.store import RoomRecord, StoredEntry
+from paiju.persistence.store import Appended, RoomRecord, StoredEntry
 from paiju.table.ledger import Entry
 from paiju.table.records import (
     ActionRecord,
@@ -42,6 +42,10 @@ class MemoryStore:
             room.seats = [dict(s) for s in record.seats]
         elif isinstance(record, Snapshot):
             self._snapshots[room_id] = entry.n
+
+    def append_many(self, room_id: str, items: Sequence[Appended]) -> None:
+        for record, entry, deadlines in items:
+            self.append(room_id, record, entry, deadlines)
 
     def get_room(self, room_id: str) -> RoomRecord | None:
         room = self._rooms.get(room_id)

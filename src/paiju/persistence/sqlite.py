@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from paiju.core.fairness import SEEDED_V0
-from paiju.persistence.store import RoomRecord, StoredEntry, legacy_digest
+from paiju.persistence.store import Appended, RoomRecord, StoredEntry, legacy_digest
 from paiju.table.ledger import Entry, Ledger
 from paiju.table.records import (
     ActionRecord,
@@ -185,22 +185,32 @@ class SqliteStore:
         self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
     ) -> None:
         with self._transaction():
-            if isinstance(record, RoomCreated):
-                self._create(RoomRecord.of(record))
+            self._append(room_id, record, entry, deadlines)
+
+    def append_many(self, room_id: str, items: Sequence[Appended]) -> None:
+        with self._transaction():
+            for record, entry, deadlines in items:
+                self._append(room_id, record, entry, deadlines)
+
+    def _append(
+        self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
+    ) -> None:
+        if isinstance(record, RoomCreated):
+            self._create(RoomRecord.of(record))
+        self._db.execute(
+            "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (room_id, entry.n, entry.kind, entry.body, entry.prev, entry.hash,
+             json.dumps({str(k): v for k, v in deadlines.items()})),
+        )
+        if isinstance(record, RoomStatus):
             self._db.execute(
-                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (room_id, entry.n, entry.kind, entry.body, entry.prev, entry.hash,
-                 json.dumps({str(k): v for k, v in deadlines.items()})),
+                "UPDATE rooms SET phase = ?, totals = ?, seats = ? WHERE room_id = ?",
+                (record.phase, json.dumps(record.totals), json.dumps(record.seats), room_id),
             )
-            if isinstance(record, RoomStatus):
-                self._db.execute(
-                    "UPDATE rooms SET phase = ?, totals = ?, seats = ? WHERE room_id = ?",
-                    (record.phase, json.dumps(record.totals), json.dumps(record.seats), room_id),
-                )
-            elif isinstance(record, Snapshot):
-                self._db.execute(
-                    "UPDATE rooms SET snapshot_n = ? WHERE room_id = ?", (entry.n, room_id)
-                )
+        elif isinstance(record, Snapshot):
+            self._db.execute(
+                "UPDATE rooms SET snapshot_n = ? WHERE room_id = ?", (entry.n, room_id)
+            )
 
     def _create(self, room: RoomRecord) -> None:
         try:

@@ -18,6 +18,16 @@ from paiju.table.ledger import Entry, canonical
 from paiju.table.records import ActionRecord, HandRecord, Record, RoomCreated
 
 
+class Fenced(Exception):
+    """A shared store refused a write: this process no longer owns the room (cluster mode,
+    docs/cluster.md). Nothing was written; the room must leave this process."""
+
+
+class Unreachable(Exception):
+    """A shared store did not answer in time (cluster mode: Redis is down); nothing was
+    written."""
+
+
 @dataclass
 class RoomRecord:
     """A room as listed: how it was made, and its latest summary."""
@@ -56,6 +66,10 @@ class StoredEntry:
     deadlines: Mapping[int, float] = field(default_factory=dict)
 
 
+#: One entry to append: the record, its entry, the deadlines open after it.
+Appended = tuple[Record, Entry, Mapping[int, float]]
+
+
 class Store(Protocol):
     """Where rooms, their chains and seat tokens live."""
 
@@ -65,6 +79,11 @@ class Store(Protocol):
         """Store ``entry`` (which holds ``record``) as the room's next one, atomically with
         the summary it changes. Entry 0 (a ``RoomCreated``) makes the room: ``ValueError``
         if the id exists. Raises if it cannot be written; then nothing is."""
+        ...
+
+    def append_many(self, room_id: str, items: Sequence[Appended]) -> None:
+        """Store several consecutive entries of a room, in order, all or none (one
+        transaction, one round trip): what one change of a table persists at once."""
         ...
 
     def get_room(self, room_id: str) -> RoomRecord | None:

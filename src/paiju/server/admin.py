@@ -172,7 +172,10 @@ class Admin:
             spectator_delay=request.spectator_delay,
             spectator_delay_actions=request.spectator_delay_actions,
         )
-        return await self._live_summary(room)
+        summary = await self._live_summary(room)
+        if self.rooms.cluster is not None:  # the room goes to the least loaded node
+            summary |= await self.rooms.cluster.place(room)
+        return summary
 
     # ------------------------------------------------------------------ seats and people
 

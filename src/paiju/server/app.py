@@ -32,6 +32,7 @@ from paiju.persistence.store import Store
 from paiju.server import protocol as p
 from paiju.server.admin import Admin
 from paiju.server.admission import AddressCounts, AdminGate, Origins, Proxies
+from paiju.server.cluster import cluster_of, page_sources
 from paiju.server.compression import deflate
 from paiju.server.config import ServerConfig
 from paiju.server.errors import HelloRequired, UnsupportedVersion
@@ -111,6 +112,8 @@ class PaijuServer:
         self.admin_gate = AdminGate(config.admin_backoff, config.admin_backoff_max)
         self._server: Server | None = None
         self.verified: asyncio.Task[None] | None = None  # the restored rooms' chain check
+        self.cluster = cluster_of(config, store, self.rooms, self._drained)
+        self._connect = page_sources(config) if self.cluster is not None else []
         self._web_root = web_root(config.web_root)
         self._tls = tls_context(config)
 
@@ -118,10 +121,14 @@ class PaijuServer:
 
     async def start(self) -> Server:
         """Restore open rooms and listen; returns the websockets server."""
-        restored = self.rooms.restore_all()
+        # A cluster node starts empty: it claims the rooms nobody holds (docs/cluster.md).
+        restored = self.rooms.restore_all() if self.cluster is None else 0
         try:
             self._server = await self._listen()
             await self.ops.start()
+            if self.cluster is not None:
+                self.cluster.url = self.config.public_url or self.url.replace("http", "ws", 1)
+                await self.cluster.start()
         except (OSError, ValueError) as exc:
             await self.rooms.shutdown()
             if self._server is not None:
@@ -224,11 +231,18 @@ class PaijuServer:
         await self._server.wait_closed()
         await self.links.shutdown()
         await self.rooms.shutdown()
+        if self.cluster is not None:
+            await self.cluster.stop()
         await self.ops.close()
         self.store.close()
         self._server = None
         log.info("server_stopped", reason=reason)
         self.ops.stopped.set()
+
+    def _drained(self) -> None:
+        """A cluster drain moved every room away: stop (in a task of its own, as the
+        cluster's loop that calls this is stopped by it)."""
+        asyncio.get_running_loop().create_task(self.stop("node drained"))
 
     # ------------------------------------------------------------------ admission
 
@@ -287,7 +301,7 @@ class PaijuServer:
             probe = self.ops.probe(
                 request.path, lambda: self._refused(connection.address, header)
             )
-            return probe or serve_file(self._web_root, request.path)
+            return probe or serve_file(self._web_root, request.path, self._connect)
         return None
 
     def _refused(self, address: str, header: str) -> Response | None:

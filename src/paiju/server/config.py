@@ -106,6 +106,13 @@ class ServerConfig(BaseSettings):
     abandoned_room_grace: Seconds = 300.0
     spectator_delay: Seconds = 0.0
     spectator_delay_actions: Count = 0
+    # Cluster mode (docs/cluster.md): a redis:// URL keeps the records in Redis and shares the
+    # rooms between the nodes that name it; empty: the SQLite ``database`` of one node.
+    store: StrictStr = ""
+    node_id: StrictStr = ""
+    public_url: StrictStr = ""
+    lease_ttl: PositiveRate = 5.0
+    redis_retry: Seconds = 5.0
 
     @classmethod
     def settings_customise_sources(
@@ -150,6 +157,10 @@ def check_limits(config: ServerConfig) -> None:
         )
     if config.rate_bytes_per_second and config.rate_bytes_burst < config.max_frame_bytes:
         raise ValueError("setting rate_bytes_burst must be at least max_frame_bytes")
+    if config.store and not config.store.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(
+            "setting store is empty (SQLite) or a Redis URL such as redis://127.0.0.1:6379/0"
+        )
     if bool(config.tls_cert_file) != bool(config.tls_key_file):
         raise ValueError("settings tls_cert_file and tls_key_file go together: set both or none")
     for entry in config.trusted_proxies:

@@ -11,6 +11,7 @@ a backslash, a hidden part or a NUL never reaches the file system.
 from __future__ import annotations
 
 import email.utils
+from collections.abc import Sequence
 from http import HTTPStatus
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -59,8 +60,9 @@ def web_root(configured: str) -> Traversable:
     return resources.files("paiju").joinpath("web")
 
 
-def serve_file(root: Traversable, request_path: str) -> Response:
-    """The response to a plain HTTP GET of ``request_path`` (query string included)."""
+def serve_file(root: Traversable, request_path: str, connect: Sequence[str] = ()) -> Response:
+    """The response to a plain HTTP GET of ``request_path`` (query string included);
+    ``connect``: more sources the page may connect to (cluster mode: the other nodes)."""
     path = request_path.split("?", 1)[0].split("#", 1)[0]
     if path == "/":
         relative = "index.html"
@@ -72,7 +74,14 @@ def serve_file(root: Traversable, request_path: str) -> Response:
     if found is None:
         return text_response(HTTPStatus.NOT_FOUND, "no such file\n")
     file, content_type = found
-    return response(HTTPStatus.OK, file.read_bytes(), content_type)
+    reply = response(HTTPStatus.OK, file.read_bytes(), content_type)
+    if connect:
+        policy = SECURITY_HEADERS["Content-Security-Policy"]
+        del reply.headers["Content-Security-Policy"]
+        reply.headers["Content-Security-Policy"] = policy.replace(
+            "connect-src 'self'", "connect-src 'self' " + " ".join(connect)
+        )
+    return reply
 
 
 def _lookup(root: Traversable, relative: str) -> tuple[Traversable, str] | None:

@@ -80,12 +80,19 @@ def listed(room: Room) -> bool:
     return not room.table.private and room.table.phase not in (FINISHED, CLOSED)
 
 
-def lobby_message(rooms: RoomManager, player_rooms: bool) -> dict[str, Any]:
-    """The ``lobby`` answer: presets and the newest live public rooms."""
+def room_rows(rooms: RoomManager) -> list[dict[str, Any]]:
+    """The rows of the live public rooms in this process, newest first."""
     shown = [room for room in reversed(list(rooms.rooms.values())) if listed(room)]
+    return [room_row(room) for room in shown[:MAX_LISTED]]
+
+
+def lobby_message(rooms: RoomManager, player_rooms: bool,
+                  elsewhere: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The ``lobby`` answer: presets and the newest live public rooms (in cluster mode, then
+    the rows the other nodes published, ``elsewhere``)."""
     return {
         "type": "lobby",
         "player_rooms": player_rooms,
         "presets": [preset_info(p) for p in rooms.presets.values()],
-        "rooms": [room_row(room) for room in shown[:MAX_LISTED]],
+        "rooms": [*room_rows(rooms), *(elsewhere or [])][:MAX_LISTED],
     }

@@ -13,6 +13,7 @@ import structlog
 from paiju.core.errors import GameError
 from paiju.persistence.store import Store
 from paiju.server import protocol as p
+from paiju.server.cluster import Elsewhere
 from paiju.server.config import ServerConfig
 from paiju.server.errors import (
     AlreadyJoined,
@@ -57,15 +58,23 @@ class Players:
         if isinstance(message, p.Ping):
             session.send(p.Pong(type="pong", nonce=message.nonce))
         elif isinstance(message, p.LobbyRequest):
-            session.send(p.Lobby(**lobby_message(self.rooms, self.config.player_rooms)))
+            cluster = self.rooms.cluster
+            elsewhere = cluster.lobby_rows() if cluster is not None else None
+            session.send(p.Lobby(**lobby_message(self.rooms, self.config.player_rooms,
+                                                 elsewhere)))
         elif isinstance(message, p.CreateRoom):
             await self.create_room(session, message)
         elif isinstance(message, p.Rematch):
             await self.rematch(session)
-        elif isinstance(message, p.JoinRoom):
-            await self.join(session, message)
-        elif isinstance(message, p.Resume):
-            await self.resume(session, message)
+        elif isinstance(message, p.JoinRoom | p.Resume):
+            try:
+                if isinstance(message, p.JoinRoom):
+                    await self.join(session, message)
+                else:
+                    await self.resume(session, message)
+            except Elsewhere as moved:  # cluster mode: another node serves the room
+                session.send(p.Redirect(type="redirect", room=moved.room_id, node=moved.node,
+                                        url=moved.url))
         elif isinstance(message, p.LeaveRoom):
             await self.leave(session)
         else:
@@ -75,7 +84,7 @@ class Players:
 
     async def join(self, session: Session, message: p.JoinRoom) -> None:
         _not_in_a_room(session)
-        room = self.rooms.get(message.room)
+        room = self.rooms.locate(message.room)
         if message.spectate:
             await room.call(lambda table, now: self._watch(room, session, table, now))
             return
@@ -144,7 +153,7 @@ class Players:
                 return
         if held is None or held[0] != message.room:
             raise BadToken("that token holds no seat in this room")
-        room = self.rooms.get(message.room)
+        room = self.rooms.locate(message.room)
         seat = held[1]
 
         def job(table: Table, now: float) -> tuple[None, list[Effect]]:

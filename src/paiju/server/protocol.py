@@ -388,6 +388,21 @@ class RoomPaused(_Message):
     reason: str = ""
 
 
+class Redirect(_Message):
+    """Cluster mode (docs/cluster.md): the room is served by another node of the cluster.
+    Answers a ``join`` or ``resume`` of a room owned elsewhere, and is sent to every member
+    of a room that moves off this node (its node drains, or lost the room's lease); the
+    connection is no longer in the room. Open a connection to ``url`` (when empty, to the
+    address you used, after a short wait: the room is between owners) and send the same
+    ``join`` (``resume`` with your token, which stays valid) again. ``node`` names the owner
+    (empty when not known)."""
+
+    type: Literal["redirect"]
+    room: str
+    url: str = ""
+    node: str = ""
+
+
 ServerMessage = Annotated[
     Welcome
     | Joined
@@ -399,7 +414,8 @@ ServerMessage = Annotated[
     | Lobby
     | TakenOver
     | Notice
-    | RoomPaused,
+    | RoomPaused
+    | Redirect,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

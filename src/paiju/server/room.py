@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from typing import Any, TypeVar
 import structlog
 
 from paiju.core.errors import GameError
-from paiju.persistence.store import Store
+from paiju.persistence.store import Fenced, Store, Unreachable
 from paiju.server import protocol as p
 from paiju.server.audience import Audience, Recipient
 from paiju.server.errors import RoomClosed, StorageFailed
@@ -113,6 +114,9 @@ class Room:
         self.paused_since: float | None = None  # loop time of the operator's pause
         self._offset = 0.0  # seconds paused so far: the table's clock is behind by this
         self._hold_until = 0.0
+        # Cluster mode: tells a member where the room went when it leaves this node alive
+        # (``False``: the member just leaves).
+        self.relocate: Callable[[Room, Recipient], bool] | None = None
         self.log = log.bind(room=table.room_id, variant=table.engine.name)
         table.watched = self.audience.watched
 
@@ -281,10 +285,15 @@ class Room:
         self.audience.reached = set() if arrived is not None else None
         try:
             self.carry_out(effects)
+        except Fenced:
+            self._moved()
+            if not future.done():
+                future.set_exception(RoomClosed("the room moved to another node"))
+            return
         except NotSaved:
             # A failed write (a full disk) must neither end the room's task nor leave the
             # table ahead of the disk: it is rebuilt from the store, the caller is told.
-            self.log.exception("room_write_failed")
+            self._failed("room_write_failed")
             self._recover(now)
             if not future.done():
                 future.set_exception(StorageFailed(
@@ -324,17 +333,35 @@ class Room:
             try:
                 self.carry_out(failed.effects)
             except NotSaved:
-                self.log.exception("room_write_failed")
+                self._failed("room_write_failed")
                 self._recover(now)
             except Exception:
                 self.log.exception("room_effects_failed")
+        except Fenced:
+            self._moved()
         except NotSaved:
-            self.log.exception("room_write_failed")
+            self._failed("room_write_failed")
             self._hold_until = now + TICK_RETRY
             self._recover(now)
         except Exception:
             self.log.exception("room_tick_failed")
             self._hold_until = now + TICK_RETRY
+
+    def _failed(self, event: str, **facts: str) -> None:
+        """Log the exception being handled: a store that cannot be reached in one line (a
+        Redis outage touches every room), anything else with its traceback."""
+        error = sys.exc_info()[1]
+        cause = error.__cause__ if isinstance(error, NotSaved) else error
+        if isinstance(cause, Unreachable):
+            self.log.error(event, error=str(cause), **facts)
+        else:
+            self.log.exception(event, **facts)
+
+    def _moved(self) -> None:
+        """Another node owns the room now (cluster mode): nothing more is written here; the
+        room leaves memory, its members are told where it went."""
+        self.log.warning("room_lease_lost")
+        self._unload(revoke=False)
 
     def _recover(self, now: float) -> None:
         """The table may be ahead of the disk: rebuild it from the store and send every
@@ -344,7 +371,7 @@ class Room:
                 raise RuntimeError("this room cannot be rebuilt")
             self.table = self._rebuild(now)
         except Exception:
-            self.log.exception("room_stopped", reason="rebuild from the store failed")
+            self._failed("room_stopped", reason="rebuild from the store failed")
             self._unload(revoke=False)
             return
         self.log.warning("room_rebuilt")
@@ -357,39 +384,55 @@ class Room:
     def release(self) -> None:
         """Let go of every member (the room was stopped or unloaded)."""
         for member in self.audience.clear():
-            member.left_room(self.room_id)
+            if self.relocate is None or not self.relocate(self, member):
+                member.left_room(self.room_id)
 
     def carry_out(self, effects: list[Effect]) -> None:
-        """Persist, then send, in the order the table gave; report incidents. Raises
-        ``NotSaved`` when a write fails (nothing after it is carried out)."""
+        """Persist, then send, in the order the table gave; report incidents. Consecutive
+        records are written in one step (one transaction, one round trip to a shared store).
+        Raises ``NotSaved`` when a write fails (nothing after it is carried out)."""
+        batch: list[Persist] = []
         for effect in effects:
             if isinstance(effect, Persist):
-                self._persist(effect)
-            elif isinstance(effect, Send):
+                batch.append(effect)
+                continue
+            if batch:
+                self._persist(batch)
+                batch = []
+            if isinstance(effect, Send):
                 self.audience.send(effect, self.now)
             else:
                 self.log.warning(effect.kind, seat=effect.seat, error=effect.error)
+        if batch:
+            self._persist(batch)
         if self.feed.actions and self.table.phase != PLAYING:
             self.feed.end_of_play()
 
-    def _persist(self, effect: Persist) -> None:
-        """Write one record, with its deadlines as wall-clock times (so that a restart keeps
-        each decision's remaining time). Raises ``NotSaved``."""
-        record = effect.record
+    def _persist(self, batch: list[Persist]) -> None:
+        """Write consecutive records, with their deadlines as wall-clock times (so that a
+        restart keeps each decision's remaining time). Raises ``NotSaved``."""
         offset = time.time() - self.now()
-        deadlines = {seat: at + offset for seat, at in effect.deadlines.items()}
+        items = [
+            (e.record, e.entry, {seat: at + offset for seat, at in e.deadlines.items()})
+            for e in batch
+        ]
         start = time.perf_counter()  # inline: a context manager costs twice the timing
         try:
-            self.store.append(self.room_id, record, effect.entry, deadlines)
+            self.store.append_many(self.room_id, items)
+        except Fenced:
+            raise
         except Exception as exc:
-            raise NotSaved(f"entry {effect.entry.n} of room {self.room_id}") from exc
-        self.metrics.store_write(record.kind).observe(time.perf_counter() - start)
-        if isinstance(record, ActionRecord):
-            variant = self.table.engine.name
-            self.metrics.actions(variant, record.source).inc()
-            if record.source == "timeout":
-                self.metrics.timeouts(variant).inc()
-            self.feed.action()
+            raise NotSaved(f"entries {batch[0].entry.n}.. of room {self.room_id}") from exc
+        spent = (time.perf_counter() - start) / len(batch)
+        for effect in batch:
+            record = effect.record
+            self.metrics.store_write(record.kind).observe(spent)
+            if isinstance(record, ActionRecord):
+                variant = self.table.engine.name
+                self.metrics.actions(variant, record.source).inc()
+                if record.source == "timeout":
+                    self.metrics.timeouts(variant).inc()
+                self.feed.action()
 
     def set_paused(self, paused: bool, reason: str) -> list[Effect]:
         """Pause (the table's clock stops: no deadline passes, bots wait) or resume (every

@@ -9,7 +9,7 @@ import contextlib
 import secrets
 import time
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import structlog
 from prometheus_client import Histogram
@@ -36,6 +36,34 @@ __all__ = ["TICK_RETRY", "Recipient", "Room", "RoomJob", "RoomManager", "usable_
 log = structlog.get_logger("paiju.rooms")
 
 
+class ClusterSide(Protocol):
+    """What the rooms need of cluster mode (``paiju.server.cluster.Cluster``)."""
+
+    def claim(self, room_id: str, new: bool = False) -> bool:
+        """Take the room's lease (``new``: a room being made here)."""
+        ...
+
+    def holds(self, room_id: str) -> bool:
+        """Whether this node still holds the room's lease."""
+        ...
+
+    def locate(self, room_id: str) -> Room:
+        """The room here (claimed if nobody holds it); raises when it is elsewhere."""
+        ...
+
+    def relocate(self, room: Room, member: Recipient) -> bool:
+        """Tell a member of a room leaving this node where it went."""
+        ...
+
+    async def place(self, room: Room) -> dict[str, Any]:
+        """Move a room just made to the least loaded node; where it is."""
+        ...
+
+    def lobby_rows(self) -> list[dict[str, Any]]:
+        """The lobby rows the other nodes published."""
+        ...
+
+
 class RoomManager:
     """Creates, finds, restores and closes rooms."""
 
@@ -49,6 +77,8 @@ class RoomManager:
         # Rooms whose stored records did not verify at start: room id -> why (operators see
         # them as phase "damaged"; they stay on disk for `paiju verify`).
         self.damaged: dict[str, str] = {}
+        # Cluster mode (docs/cluster.md): rooms are leased, found on other nodes, adopted.
+        self.cluster: ClusterSide | None = None
 
     def get(self, room_id: str) -> Room:
         """The live room; ``UnknownRoom`` if there is none."""
@@ -56,6 +86,13 @@ class RoomManager:
         if room is None:
             raise UnknownRoom(f"no room {room_id!r}")
         return room
+
+    def locate(self, room_id: str) -> Room:
+        """The room, to join or resume: ``get``, and in cluster mode claimed here if nobody
+        holds it. Raises ``UnknownRoom``, or the cluster's ``Elsewhere``."""
+        if self.cluster is None or room_id in self.rooms:
+            return self.get(room_id)
+        return self.cluster.locate(room_id)
 
     def create(
         self,
@@ -115,6 +152,8 @@ class RoomManager:
             scheme=scheme,
         )
         if self.store.get_room(created.room) is not None:
+            raise InvalidOptions(f"room {created.room} exists")
+        if self.cluster is not None and not self.cluster.claim(created.room, new=True):
             raise InvalidOptions(f"room {created.room} exists")
         table = self.make_table(created)
         for seat, level in sorted(placed.items()):
@@ -215,6 +254,8 @@ class RoomManager:
         room_id = created.room
 
         def rebuild(now: float) -> Table:
+            if self.cluster is not None and not self.cluster.holds(room_id):
+                raise RuntimeError("this node lost the room's lease")
             return restore_room(self.store, room_id, self.make_table, now, time.time()).table
 
         by_player = bool(settings.get("by_player", False))
@@ -230,6 +271,8 @@ class RoomManager:
         )
         room.made_by_player = by_player
         room.draining = self.draining
+        if self.cluster is not None:
+            room.relocate = self.cluster.relocate
         now = asyncio.get_running_loop().time()
         if feed.delayed:
             feed.push(table.snapshot(None, now), now)
@@ -274,12 +317,11 @@ class RoomManager:
         ``damaged`` for operators); any other room that cannot be loaded is skipped with
         ``room_restore_failed``. Either way the other rooms come up."""
         restored = 0
-        now, wall = asyncio.get_running_loop().time(), time.time()
         for record in self.store.list_rooms():
             if record.phase in (FINISHED, CLOSED) or record.room_id in self.rooms:
                 continue
             try:
-                loaded = restore_room(self.store, record.room_id, self.make_table, now, wall)
+                self.restore(record.room_id)
             except Damaged as exc:
                 self.damaged[record.room_id] = f"record {exc.n}: {exc.reason}"
                 log.error("room_damaged", room=record.room_id, record=exc.n, reason=exc.reason)
@@ -289,9 +331,16 @@ class RoomManager:
                 # stop the server; the room stays on disk for `paiju replay`.
                 log.exception("room_restore_failed", room=record.room_id)
                 continue
-            self._open(loaded.table, loaded.created)
             restored += 1
         return restored
+
+    def restore(self, room_id: str) -> Room:
+        """Bring one stored room back into memory, from its last snapshot and the records
+        after it, its stored deadlines re-armed. Raises ``Damaged`` (or what loading it
+        raised)."""
+        now, wall = asyncio.get_running_loop().time(), time.time()
+        loaded = restore_room(self.store, room_id, self.make_table, now, wall)
+        return self._open(loaded.table, loaded.created)
 
     async def verify_restored(self) -> None:
         """Check the whole chain of every live room, one room at a time, letting the other

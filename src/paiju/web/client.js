@@ -92,17 +92,22 @@ let attempt = 0;
 const TAKEN_OVER = 4001; // close code: another connection resumed this seat
 let onLeft = null;
 let afterWelcome = null;
+// Cluster mode (docs/cluster.md): the node a `redirect` named (null: the page's own origin),
+// and the join or resume sent last, which is sent again there.
+let target = null;
+let lastEnter = null;
 
 export function connect() {
   if (ws) return; // already connected or connecting (a retry and an "online" event can meet)
-  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/";
-  const sock = new WebSocket(url);
+  const origin = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/";
+  const sock = new WebSocket(target || origin);
   ws = sock;
   sock.onopen = () => send({ type: "hello", protocol_version: 1, client: "paiju-web 1" });
   sock.onmessage = (e) => receive(JSON.parse(e.data));
   sock.onclose = (e) => {
     if (ws !== sock) return; // replaced on purpose
     ws = null;
+    target = null; // a node that went away: the page's origin finds the room's owner again
     if (e.code === TAKEN_OVER || S.takenOver) {
       // Another tab or device resumed our seat: never take it back without asking the player.
       S.takenOver = S.takenOver || { room: S.room };
@@ -143,8 +148,30 @@ export function send(msg) {
     notify("Not connected: the message was not sent. Reconnecting…");
     return false;
   }
+  if (msg.type === "join" || msg.type === "resume") lastEnter = msg;
   ws.send(JSON.stringify(msg));
   return true;
+}
+
+/** The room is served by another node (or is between owners: no url). Connect there and
+ * send the same join or resume again; the seat token stays valid. */
+function redirected(msg) {
+  target = msg.url || null;
+  const again = lastEnter && lastEnter.room === msg.room ? lastEnter : null;
+  const old = ws;
+  ws = null;
+  if (old) old.close();
+  S.room = S.seat = null;
+  S.entering = msg.room;
+  S.status = "connecting";
+  afterWelcome = () => {
+    S.entering = null;
+    if (again) {
+      send(again);
+      S.entering = msg.room;
+    } else enterRoom(msg.room);
+  };
+  setTimeout(connect, msg.url ? 0 : 500);
 }
 
 // ---------------------------------------------------------------- rooms
@@ -289,6 +316,9 @@ function receive(msg) {
       break;
     case "taken_over":
       S.takenOver = { room: msg.room };
+      break;
+    case "redirect":
+      redirected(msg);
       break;
     case "error":
       onError(msg);
