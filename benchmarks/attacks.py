@@ -112,9 +112,10 @@ async def idle(port: int, stop: float, note: dict[str, Any]) -> None:
         reader.cancel()
 
 
-async def heavy(port: int, stop: float, note: dict[str, Any]) -> None:
-    """100 connections sending 64 kB frames as fast as TCP lets them."""
-    frame = json.dumps({"type": "ping", "nonce": "x" * 65_000})
+async def push(port: int, stop: float, frame_of: Callable[[int], str]
+               ) -> tuple[int, int, list[ClientConnection]]:
+    """100 connections sending ``frame_of(i)`` as fast as they can until ``stop`` or until
+    the server closes them. Returns the frames sent, the answers read and the connections."""
     sent, answered, opened = [0], [0], []
 
     async def one(i: int) -> None:
@@ -122,8 +123,8 @@ async def heavy(port: int, stop: float, note: dict[str, Any]) -> None:
         opened.append(ws)
         reader = asyncio.create_task(drain(ws, answered))
         with contextlib.suppress(WebSocketException):
-            while time.monotonic() < stop:
-                await ws.send(frame)
+            while time.monotonic() < stop and ws.close_code is None:
+                await ws.send(frame_of(i))
                 sent[0] += 1
                 # A send that fits the buffers does not yield: without this one connection
                 # would hold the loop, and no answer or close would ever be read.
@@ -132,10 +133,17 @@ async def heavy(port: int, stop: float, note: dict[str, Any]) -> None:
         reader.cancel()
 
     await asyncio.gather(*(one(i) for i in range(100)), return_exceptions=True)
+    return sent[0], answered[0], opened
+
+
+async def heavy(port: int, stop: float, note: dict[str, Any]) -> None:
+    """100 connections sending 64 kB frames as fast as TCP lets them."""
+    frame = json.dumps({"type": "ping", "nonce": "x" * 65_000})
+    sent, answered, opened = await push(port, stop, lambda i: frame)
     # permessage-deflate shrinks these frames to a few hundred bytes on the wire, so the
     # kernel's buffers take many of them; the server reads at its byte budget all the same.
-    note["MB sent (before compression)"] = round(sent[0] * len(frame) / 1e6, 1)
-    note["frames the server answered"] = answered[0]
+    note["MB sent (before compression)"] = round(sent * len(frame) / 1e6, 1)
+    note["frames the server answered"] = answered
     note["close codes"] = close_codes(opened)
 
 
@@ -208,23 +216,11 @@ async def stalled(port: int, stop: float, note: dict[str, Any]) -> None:
 
 async def flood(port: int, stop: float, note: dict[str, Any]) -> None:
     """100 connections sending pings and lobby requests as fast as they can."""
-    sent, answered, opened = [0], [0], []
-
-    async def one(i: int) -> None:
-        ws = await open_ws(port, address(i // 25))
-        opened.append(ws)
-        reader = asyncio.create_task(drain(ws, answered))
-        with contextlib.suppress(WebSocketException):
-            while time.monotonic() < stop and ws.close_code is None:
-                await ws.send('{"type": "lobby"}' if i % 2 else '{"type": "ping"}')
-                sent[0] += 1
-                await asyncio.sleep(0)  # as in heavy(): let the answers and the close in
-        await asyncio.sleep(0.5)
-        reader.cancel()
-
-    await asyncio.gather(*(one(i) for i in range(100)), return_exceptions=True)
-    note["messages sent"] = sent[0]
-    note["answers"] = answered[0]
+    sent, answered, opened = await push(
+        port, stop, lambda i: '{"type": "lobby"}' if i % 2 else '{"type": "ping"}'
+    )
+    note["messages sent"] = sent
+    note["answers"] = answered
     note["close codes (no reconnecting)"] = close_codes(opened)
 
 

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +177,14 @@ class Player:
         if self.client is not None:
             await self.client.close()
             self.client = None
+
+
+async def until(check: Callable[[], Any], timeout: float = 15.0) -> Any:
+    """Poll ``check`` until it returns something true; fail after ``timeout`` seconds."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        found = check()
+        if found:
+            return found
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.02)

@@ -8,7 +8,6 @@ import asyncio
 import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import redis
@@ -17,7 +16,7 @@ from paiju.cli.__main__ import main
 from paiju.persistence.redisstore import RedisStore, key
 from paiju.persistence.restore import check_chain
 from paiju.persistence.store import actions
-from tests.cluster.harness import VARIANTS, Node, Player, seats_of
+from tests.cluster.harness import VARIANTS, Node, Player, seats_of, until
 from tests.redisd import RedisServer
 
 pytestmark = pytest.mark.xdist_group("cluster")
@@ -47,16 +46,6 @@ def make_node(tmp_path: Path, redis_own: RedisServer) -> Iterator[Make]:
     yield make
     for node in made:
         node.stop()
-
-
-async def until(check: Callable[[], Any], timeout: float = 15.0) -> Any:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        found = check()
-        if found:
-            return found
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.05)
 
 
 def owners(url: str) -> dict[str, str]:

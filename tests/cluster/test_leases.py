@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from paiju.persistence.redisstore import RedisStore, key
 from paiju.persistence.store import actions
 from paiju.server.app import PaijuServer
 from paiju.server.nodes import nodes, request_drain
+from tests.cluster.harness import until
 from tests.redisd import RedisServer
 from tests.server.client import Client
 from tests.server.conftest import running
@@ -32,17 +33,6 @@ async def node(redis_url: str, name: str, retry: float = 1.0,
     store = RedisStore(redis_url, node=name, retry_for=retry, timeout=0.2)
     async with running(store, lease_ttl=TTL, **overrides) as server:
         yield server
-
-
-async def until(check: Callable[[], Any], timeout: float = 10.0) -> Any:
-    """Poll ``check`` until it returns something true."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        found = check()
-        if found:
-            return found
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.02)
 
 
 def lease(redis_url: str, room: str) -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -88,15 +89,17 @@ def err() -> Console:
     return Console(stderr=True, highlight=False)
 
 
-def stored_records(config: ServerConfig) -> tuple[Any, str] | None:
-    """The store that holds the rooms' records and its name: the cluster's Redis (``store``
-    setting; read only, never fenced), else the SQLite database (``None`` if there is no
-    such file)."""
+def stored_records(args: argparse.Namespace) -> tuple[Any, str] | None:
+    """The store that holds the rooms' records (per the command's settings) and its name:
+    the cluster's Redis (``store`` setting; read only, never fenced), else the SQLite
+    database; ``None``, said on stderr, if there is no such file."""
+    config = config_from(args)
     if config.store:
         from paiju.persistence.redisstore import RedisStore
 
         return RedisStore(config.store), config.store
     if not Path(config.database).exists():
+        print(f"paiju: no database at {config.database}", file=sys.stderr)
         return None
     from paiju.persistence.sqlite import SqliteStore
 

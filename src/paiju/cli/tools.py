@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from paiju.cli.common import add_command, config_from, err, out, stored_records, with_config
+from paiju.cli.common import add_command, err, out, stored_records, with_config
 from paiju.server.config import parse_setting
 
 
@@ -67,10 +67,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    config = config_from(args)
-    found = stored_records(config)
+    found = stored_records(args)
     if found is None:
-        print(f"paiju: no database at {config.database}", file=sys.stderr)
         return 2
     store, where = found
     try:

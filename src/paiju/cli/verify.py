@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from paiju.cli.common import add_command, config_from, stored_records, with_config
+from paiju.cli.common import add_command, stored_records, with_config
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -47,10 +47,8 @@ def _verify_room(args: argparse.Namespace) -> Any:
     """The verdicts on a stored room, or an exit code when it cannot be checked."""
     from paiju.persistence.verify import verify_room
 
-    config = config_from(args)
-    found = stored_records(config)
+    found = stored_records(args)
     if found is None:
-        print(f"paiju: no database at {config.database}", file=sys.stderr)
         return 2
     store, where = found
     try:
