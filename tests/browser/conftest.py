@@ -95,6 +95,16 @@ class Page:
         return self
 
     def room(self) -> str:
+        """The room the page is in, once it is in one (a click that creates or joins a
+        room moves the address a moment later; on a busy machine, after this is asked)."""
+        for _ in range(200):
+            if self.page.evaluate("location.hash.startsWith('#/room/')"):
+                break
+            self.page.wait_for_timeout(50)
+        return self.address_room()
+
+    def address_room(self) -> str:
+        """The room in the page's address now (``"undefined"`` in the lobby)."""
         return str(self.page.evaluate("location.hash.split('/')[2]"))
 
     def shot(self, name: str) -> None:

@@ -166,11 +166,11 @@ def wait_for_room(p: Page, ok: Callable[[str], bool]) -> str:
     """The room in the page's address once ``ok`` holds for it (the page's CSP allows no
     ``eval``, so no ``wait_for_function``)."""
     for _ in range(200):
-        room = p.room()
+        room = p.address_room()
         if ok(room):
             return room
         p.page.wait_for_timeout(50)
-    raise AssertionError(f"the page stayed in room {p.room()}")
+    raise AssertionError(f"the page stayed in room {p.address_room()}")
 
 
 def lobby_rooms(p: Page) -> list[dict[str, Any]]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from paiju.table.commands import Act, Connected, Join, Ready
-from paiju.table.effects import Send
+from paiju.table.effects import Persist, Send
 from paiju.table.errors import AlreadyAnswered, WrongPhase
+from paiju.table.records import ActionRecord
 from paiju.table.table import FINISHED, Table, TableSettings
 from tests.table.fake_engine import FirstLegalBot, RaceEngine
 
@@ -87,3 +88,6 @@ def test_a_timed_out_seat_alone_is_told_what_was_played_for_it() -> None:
     first_state = next(i for i, e in enumerate(effects) if isinstance(e, Send)
                        and e.message["type"] == "state")
     assert effects.index(told[0]) < first_state  # the notice comes before the new state
+    stored = next(i for i, e in enumerate(effects) if isinstance(e, Persist)
+                  and isinstance(e.record, ActionRecord) and e.record.source == "timeout")
+    assert stored < effects.index(told[0])  # and after the action is in the log

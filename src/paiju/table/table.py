@@ -473,9 +473,12 @@ class Table(Keeping, Trustees, Output):
         source = "timeout" if not incident else "bot_fallback"
         effects = self._act(seat, None, text, source, now)
         if player is None:
-            # A person's time ran out: tell that seat alone what was played for it.
+            # A person's time ran out: tell that seat alone what was played for it, after
+            # the action is stored (a notice never runs ahead of the log) and before the
+            # new state (the page explains the change it is about to show).
             told = Event("timed_out", {"seat": seat, "action": text}, frozenset({seat}))
-            effects = [*self._send_events((told,)), *effects]
+            stored = next((i for i, e in enumerate(effects) if isinstance(e, Send)), len(effects))
+            effects = [*effects[:stored], *self._send_events((told,)), *effects[stored:]]
         return [*incident, *effects]
 
     # ------------------------------------------------------------------ records
