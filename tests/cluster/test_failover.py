@@ -124,6 +124,9 @@ async def test_a_node_stopped_past_its_lease_writes_nothing_and_gives_its_rooms_
     await until(lambda: owners(redis_own.url).get(player.room) == "b")
     await player.resume(b.url)
     await player.play(2)
+    assert player.client is not None  # b is quiet once only the player is asked again
+    await player.client.until_state(lambda s: s["to_act"] == [0]
+                                    and s["version"] >= player.version)
     store = RedisStore(redis_own.url)
     length = store.last_entry(player.room)
     a.signal(signal.SIGCONT)

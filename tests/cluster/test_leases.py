@@ -81,7 +81,7 @@ async def test_a_node_that_lost_its_lease_writes_nothing_and_drops_the_room(
         # another node takes the room over (as after a's lease ran out): epoch 2
         raw = redis.Redis.from_url(redis_url, decode_responses=True)
         raw.delete(key("lease", room.room_id))
-        assert b.cluster is not None and b.cluster.adopt(room.room_id) is not None
+        assert b.cluster is not None and await b.cluster.adopt(room.room_id) is not None
         assert lease(redis_url, room.room_id)["epoch"] == "2"
         seen = len(ann.seen)
         await ann.send({"type": "act", "version": state["version"],
@@ -159,7 +159,7 @@ async def test_an_admin_create_places_the_room_on_the_least_loaded_node(
         for _ in range(3):
             a.rooms.create("dragon")
         assert a.cluster is not None
-        a.cluster.heartbeat()
+        await a.cluster.heartbeat()
         client = redis.Redis.from_url(redis_url, decode_responses=True)
         assert {n.node: n.rooms for n in nodes(client)} == {"a": 3, "b": 0}
         result = await ok(a, command="create", variant="dragon")
@@ -188,7 +188,7 @@ async def test_cluster_status_shows_nodes_rooms_owners_and_leases(
     async with node(redis_url, "a") as a, node(redis_url, "b"):
         room = a.rooms.create("dragon")
         assert a.cluster is not None
-        a.cluster.heartbeat()
+        await a.cluster.heartbeat()
         shown = status(redis.Redis.from_url(redis_url, decode_responses=True))
         assert {(n["node"], n["rooms"]) for n in shown["nodes"]} == {("a", 1), ("b", 0)}
         assert all(0 <= n["heartbeat_age"] < 2 for n in shown["nodes"])
@@ -229,7 +229,7 @@ async def test_the_lobby_lists_the_public_rooms_of_every_node(redis_url: str) ->
         there = a.rooms.create("dragon", bots=2)
         hidden = a.rooms.create("dragon", private=True)
         assert a.cluster is not None
-        a.cluster.heartbeat()  # (published every lease_ttl / 3 anyway)
+        await a.cluster.heartbeat()  # (published every lease_ttl / 3 anyway)
         client = await Client.open(b.port)
         await client.send({"type": "lobby"})
         rows = {r["room"]: r for r in (await client.expect("lobby"))["rooms"]}

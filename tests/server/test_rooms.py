@@ -161,7 +161,7 @@ async def test_a_tick_that_fails_keeps_what_it_did_and_is_retried_after_a_pause(
         effects += table.handle(seat, Ready(), 0.0)
     write_effects(store, "r", effects)
     room = Room(table, store)
-    room._tick(5.0)
+    await room._tick(5.0)
     actions = [e.entry.data() for e in store.entries("r") if e.entry.kind == "action"]
     assert [(a["seat"], a["source"]) for a in actions] == [(0, "timeout")]
     assert room.wake_at() == 5.0 + TICK_RETRY  # not 5.0 again: no busy loop

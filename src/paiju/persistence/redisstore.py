@@ -1,8 +1,10 @@
 """A Redis ``Store``: the records of every room in one Redis, shared by a cluster of nodes.
 
-The ``Store`` protocol is synchronous (the room task writes inline, before it sends what the
-write describes), so this store uses redis-py's synchronous client: one round trip per entry
-on a local network, the write acknowledged by Redis before any state it caused is sent.
+Two clients share the same keys and scripts: redis-py's asyncio client for what a node does
+while it plays (``AsyncAppender``: a room awaits its append before it sends what the append
+describes, and the other rooms, pings and health checks go on meanwhile; the cluster's
+heartbeats, leases and claims, ``paiju.server.cluster``), and the synchronous client for the
+``Store`` protocol (the command-line tools, room creation, the operators' listings).
 
 Keys (``PREFIX`` is ``paiju:``; docs/cluster.md lists them):
 
@@ -23,12 +25,14 @@ never append to that room again (``LeaseLost``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import redis
+import redis.asyncio
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -43,6 +47,8 @@ from paiju.table.records import (
     RoomStatus,
     Snapshot,
 )
+
+T = TypeVar("T")
 
 PREFIX = "paiju:"
 #: Phases after which a room is no longer kept owned by a node.
@@ -114,6 +120,23 @@ def key(*parts: str) -> str:
     return PREFIX + ":".join(parts)
 
 
+class Backoff:
+    """How long to wait before trying Redis again: 50 ms doubling to 1 s, for ``retry_for``
+    seconds in all (then ``StoreUnavailable``)."""
+
+    def __init__(self, url: str, retry_for: float) -> None:
+        self.url = url
+        self.give_up = time.monotonic() + retry_for
+        self.pause = 0.05
+
+    def next_pause(self, exc: Exception) -> float:
+        """The pause before the next try; raises ``StoreUnavailable`` past the budget."""
+        if time.monotonic() + self.pause > self.give_up:
+            raise StoreUnavailable(f"Redis at {self.url} does not answer: {exc}") from exc
+        pause, self.pause = self.pause, min(self.pause * 2, 1.0)
+        return pause
+
+
 class RedisStore:
     """Rooms, their chains and seat tokens in Redis (``redis://HOST:PORT/DB``).
 
@@ -125,30 +148,40 @@ class RedisStore:
     def __init__(self, url: str, *, node: str = "", retry_for: float = 5.0,
                  timeout: float = 1.0) -> None:
         self.url = url
-        self.client: redis.Redis = redis.Redis.from_url(
-            url, socket_timeout=timeout, socket_connect_timeout=timeout, retry_on_timeout=False,
-            decode_responses=True,
-        )
+        options: dict[str, Any] = {
+            "socket_timeout": timeout, "socket_connect_timeout": timeout,
+            "retry_on_timeout": False, "decode_responses": True,
+        }
+        self.client: redis.Redis = redis.Redis.from_url(url, **options)
+        # connects lazily, on the event loop that first uses it (one per process)
+        self.aclient: redis.asyncio.Redis = redis.asyncio.Redis.from_url(url, **options)
         self.node = node
         self.fence: dict[str, int] = {}
         self.retry_for = retry_for
         self._append = self.client.register_script(APPEND)
+        self._append_async = self.aclient.register_script(APPEND)
 
     # ------------------------------------------------------------------ resilience
 
-    def call(self, what: Callable[[], Any]) -> Any:
+    def call(self, what: Callable[[], T]) -> T:
         """``what()``, retried with backoff (50 ms doubling to 1 s) while Redis cannot be
         reached, for up to ``retry_for`` seconds. Raises ``StoreUnavailable`` then."""
-        give_up = time.monotonic() + self.retry_for
-        pause = 0.05
+        backoff = Backoff(self.url, self.retry_for)
         while True:
             try:
                 return what()
             except (RedisConnectionError, RedisTimeoutError) as exc:
-                if time.monotonic() + pause > give_up:
-                    raise StoreUnavailable(f"Redis at {self.url} does not answer: {exc}") from exc
-                time.sleep(pause)
-                pause = min(pause * 2, 1.0)
+                time.sleep(backoff.next_pause(exc))
+
+    async def acall(self, what: Callable[[], Awaitable[T]]) -> T:
+        """``call`` for the asyncio client: ``await what()``, retried the same way, the
+        event loop free while it waits."""
+        backoff = Backoff(self.url, self.retry_for)
+        while True:
+            try:
+                return await what()
+            except (RedisConnectionError, RedisTimeoutError) as exc:
+                await asyncio.sleep(backoff.next_pause(exc))
 
     # ------------------------------------------------------------------ records
 
@@ -158,6 +191,22 @@ class RedisStore:
         self.append_many(room_id, [(record, entry, deadlines)])
 
     def append_many(self, room_id: str, items: Sequence[Appended]) -> None:
+        keys, args = self._append_args(room_id, items)
+        try:
+            self.call(lambda: self._append(keys=keys, args=args))
+        except ResponseError as exc:
+            raise self._refused(room_id, exc) from None
+
+    async def append_many_async(self, room_id: str, items: Sequence[Appended]) -> None:
+        keys, args = self._append_args(room_id, items)
+        try:
+            await self.acall(lambda: self._append_async(keys=keys, args=args))
+        except ResponseError as exc:
+            raise self._refused(room_id, exc) from None
+
+    def _append_args(self, room_id: str, items: Sequence[Appended]
+                     ) -> tuple[list[str], list[str | int]]:
+        """The keys and arguments of the append script; ``LeaseLost`` without a lease."""
         epoch = ""
         if self.node:
             held = self.fence.get(room_id)
@@ -169,16 +218,17 @@ class RedisStore:
         args: list[str | int] = [room_id, self.node, epoch]
         for record, entry, deadlines in items:
             args += _entry_args(record, entry, deadlines)
-        try:
-            self.call(lambda: self._append(keys=keys, args=args))
-        except ResponseError as exc:
-            text = str(exc)
-            if text.startswith("FENCED"):
-                self.fence.pop(room_id, None)
-                raise LeaseLost(text) from None
-            if text.startswith("EXISTS"):
-                raise ValueError(f"room {room_id} exists") from None
-            raise
+        return keys, args
+
+    def _refused(self, room_id: str, exc: ResponseError) -> Exception:
+        """What a refusal of the append script means: fenced, an existing room, or else."""
+        text = str(exc)
+        if text.startswith("FENCED"):
+            self.fence.pop(room_id, None)
+            return LeaseLost(text)
+        if text.startswith("EXISTS"):
+            return ValueError(f"room {room_id} exists")
+        return exc
 
     def get_room(self, room_id: str) -> RoomRecord | None:
         fields = self.call(lambda: self.client.hmget(key("room", room_id), "created", "status"))
@@ -226,6 +276,23 @@ class RedisStore:
         first, rest = self.call(read)
         return [_stored(row) for row in [*first, *rest]]
 
+    async def restore_entries_async(self, room_id: str) -> list[StoredEntry]:
+        async def read() -> list[Any]:
+            entries = key("entries", room_id)
+            snapshot = await self.aclient.hget(key("room", room_id), "snapshot_n")
+            start = max(1, int(snapshot or 0))
+            async with self.aclient.pipeline(transaction=True) as pipe:
+                pipe.lrange(entries, 0, 0)
+                pipe.lrange(entries, start, -1)
+                return await pipe.execute()
+
+        first, rest = await self.acall(read)
+        return [_stored(row) for row in [*first, *rest]]
+
+    async def live_rooms_async(self) -> set[str]:
+        """``live_rooms``, awaited."""
+        return {str(room) for room in await self.acall(lambda: self.aclient.smembers(key("live")))}
+
     def legacy_actions(self, room_id: str) -> list[ActionRecord]:
         return []  # a Redis store is never older than the chain
 
@@ -244,19 +311,17 @@ class RedisStore:
         self.call(write)
 
     def find_token(self, token_hash: str) -> tuple[str, int] | None:
-        found = self.call(lambda: self.client.hget(key("tokens"), token_hash))
-        if found is None:
-            return None
-        room_id, seat = str(found).rsplit(" ", 1)
-        return room_id, int(seat)
+        return _holder(self.call(lambda: self.client.hget(key("tokens"), token_hash)))
+
+    async def find_token_async(self, token_hash: str) -> tuple[str, int] | None:
+        return _holder(await self.acall(lambda: self.aclient.hget(key("tokens"), token_hash)))
 
     def revoke_tokens(self, room_id: str, seat: int | None = None) -> None:
         def write() -> None:
             hashes = list(self.client.smembers(key("tokens", room_id)))
             if seat is not None:
                 held = self.client.hmget(key("tokens"), hashes) if hashes else []
-                hashes = [h for h, v in zip(hashes, held, strict=True)
-                          if v is not None and v == f"{room_id} {seat}"]
+                hashes = _of_seat(room_id, seat, hashes, held)
             if not hashes:
                 return
             pipe = self.client.pipeline(transaction=True)
@@ -266,8 +331,41 @@ class RedisStore:
 
         self.call(write)
 
+    async def revoke_tokens_async(self, room_id: str, seat: int | None = None) -> None:
+        async def write() -> None:
+            hashes = list(await self.aclient.smembers(key("tokens", room_id)))
+            if seat is not None:
+                held = await self.aclient.hmget(key("tokens"), hashes) if hashes else []
+                hashes = _of_seat(room_id, seat, hashes, held)
+            if not hashes:
+                return
+            async with self.aclient.pipeline(transaction=True) as pipe:
+                pipe.hdel(key("tokens"), *hashes)
+                pipe.srem(key("tokens", room_id), *hashes)
+                await pipe.execute()
+
+        await self.acall(write)
+
     def close(self) -> None:
         self.client.close()
+
+    async def aclose(self) -> None:
+        """Close the asyncio client (on the loop that used it)."""
+        await self.aclient.aclose()
+
+
+def _holder(found: Any) -> tuple[str, int] | None:
+    """The (room, seat) of a stored token hash's value."""
+    if found is None:
+        return None
+    room_id, seat = str(found).rsplit(" ", 1)
+    return room_id, int(seat)
+
+
+def _of_seat(room_id: str, seat: int, hashes: list[Any], held: list[Any]) -> list[Any]:
+    """The token hashes among ``hashes`` (values ``held``) that hold ``seat``."""
+    return [h for h, v in zip(hashes, held, strict=True)
+            if v is not None and v == f"{room_id} {seat}"]
 
 
 def _entry_args(record: Record, entry: Entry, deadlines: Mapping[int, float]) -> list[str | int]:

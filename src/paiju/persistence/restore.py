@@ -80,11 +80,13 @@ def check_chain(store: Store, room_id: str) -> None:
             raise Damaged(room_id, 0, "the records from before the chain were changed")
 
 
-def restore_room(store: Store, room_id: str, make: TableMaker, now: float, wall: float
-                 ) -> Restored:
+def restore_room(store: Store, room_id: str, make: TableMaker, now: float, wall: float,
+                 stored: list[StoredEntry] | None = None) -> Restored:
     """The room rebuilt from its last snapshot at ``now`` (table clock) / ``wall`` (epoch
-    seconds). Raises ``Damaged`` for records that do not verify or do not replay."""
-    stored = store.restore_entries(room_id)
+    seconds), from ``stored`` when the caller read it already (``restore_entries``, awaited).
+    Raises ``Damaged`` for records that do not verify or do not replay."""
+    if stored is None:
+        stored = store.restore_entries(room_id)
     created = check_genesis(room_id, stored)
     tail = stored[1:]
     if tail and tail[0].entry.n > 1:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from paiju.table.ledger import Entry, canonical
 from paiju.table.records import ActionRecord, HandRecord, Record, RoomCreated
@@ -68,6 +68,37 @@ class StoredEntry:
 
 #: One entry to append: the record, its entry, the deadlines open after it.
 Appended = tuple[Record, Entry, Mapping[int, float]]
+
+
+@runtime_checkable
+class AsyncAppender(Protocol):
+    """What a shared store offers the event loop besides ``Store`` (cluster mode: Redis):
+    the calls a room or a node makes while it plays, awaited instead of blocking the loop,
+    so that one room waiting for its write (or for Redis to come back) holds up no other.
+    The same guarantees as the synchronous calls: an append is fenced, all or none, and
+    raises ``Fenced`` or ``Unreachable`` when it was not written."""
+
+    async def append_many_async(self, room_id: str, items: Sequence[Appended]) -> None:
+        """``Store.append_many``, awaited."""
+        ...
+
+    async def restore_entries_async(self, room_id: str) -> list[StoredEntry]:
+        """``Store.restore_entries``, awaited: what rebuilding a room reads."""
+        ...
+
+    async def find_token_async(self, token_hash: str) -> tuple[str, int] | None:
+        """``Store.find_token``, awaited."""
+        ...
+
+    async def revoke_tokens_async(self, room_id: str, seat: int | None = None) -> None:
+        """``Store.revoke_tokens``, awaited."""
+        ...
+
+
+def async_appender(store: object) -> AsyncAppender | None:
+    """The store's asynchronous side, when it has one (an embedded store has none: its
+    calls are short and local, and stay synchronous)."""
+    return store if isinstance(store, AsyncAppender) else None
 
 
 class Store(Protocol):

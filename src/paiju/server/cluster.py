@@ -10,7 +10,9 @@ room: its members are redirected, and its writes were refused in Redis already.
 A live room nobody leases is claimed by the node the room was placed on (``placed:{room}``,
 a hand-off), else by the live node that rendezvous hashing designates (so the rooms of a
 dead node spread over the others), else at once by any node a player of it reaches.
-Redis is reached with the synchronous client, as the store is: each step is a few round trips.
+Redis is reached with the asyncio client (``RedisStore.aclient``): a slow or stopped Redis
+holds up the cluster's own steps, never the node's other work. Only ``claim_new`` (a room
+being made, ``RoomManager.create``) uses the synchronous client.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import redis
@@ -32,7 +34,7 @@ from paiju.server import protocol as p
 from paiju.server.config import ServerConfig
 from paiju.server.errors import UnknownRoom
 from paiju.server.lobby import room_rows
-from paiju.server.nodes import CLAIM, RELEASE, RENEW, NodeInfo, designated, nodes
+from paiju.server.nodes import CLAIM, RELEASE, RENEW, NodeInfo, designated, live_nodes
 from paiju.server.rooms import Recipient, Room, RoomManager
 from paiju.server.sessions import Session
 from paiju.table.table import CLOSED, FINISHED, PLAYING
@@ -43,6 +45,10 @@ log = structlog.get_logger("paiju.cluster")
 PLACEMENT_SECONDS = 10.0
 #: Seconds between looks at the hands still in play while a node drains.
 DRAIN_POLL = 0.1
+#: Rooms claimed, restored or let go at once: their round trips overlap, so that the
+#: failover of a thousand rooms does not wait for them one after the other.
+GROUP = 32
+
 
 class Elsewhere(Exception):
     """The room is served by another node (``url``; empty: between owners)."""
@@ -58,7 +64,7 @@ class Cluster:
     def __init__(self, store: RedisStore, rooms: RoomManager, lease_ttl: float, url: str,
                  on_drained: Callable[[], None] | None = None) -> None:
         self.store = store
-        self.client = store.client
+        self.client = store.aclient
         self.rooms = rooms
         self.node = store.node
         self.url = url
@@ -68,6 +74,7 @@ class Cluster:
         self.failed: set[str] = set()  # rooms this node could not restore: left to others
         self._on_drained = on_drained
         self._claim = self.client.register_script(CLAIM)
+        self._claim_now = store.client.register_script(CLAIM)
         self._renew = self.client.register_script(RENEW)
         self._release = self.client.register_script(RELEASE)
         self._task: asyncio.Task[None] | None = None
@@ -80,7 +87,7 @@ class Cluster:
 
     async def start(self) -> None:
         """Register, then keep the heartbeat, the leases and the claims going."""
-        self.store.call(self.heartbeat)
+        await self.store.acall(self.heartbeat)
         self._task = asyncio.get_running_loop().create_task(self._loop(), name="cluster")
         self.log.info("node_joined", url=self.url)
 
@@ -92,10 +99,11 @@ class Cluster:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         with contextlib.suppress(Exception):
-            for room_id in list(self.store.fence):
-                self.release(room_id)
-            self.client.delete(key("node", self.node))
-            self.client.srem(key("nodes"), self.node)
+            await in_groups(list(self.store.fence), self.release)
+            await self.client.delete(key("node", self.node))
+            await self.client.srem(key("nodes"), self.node)
+        with contextlib.suppress(Exception):
+            await self.store.aclose()
         self.log.info("node_left")
 
     async def _loop(self) -> None:
@@ -110,9 +118,9 @@ class Cluster:
         """One round: heartbeat, renew the leases (drop the rooms lost), let go of the rooms
         that left memory, follow a drain request, claim the orphans this node should take."""
         await self.keep_alive()
-        for room_id in [r for r in self.store.fence if r not in self.rooms.rooms]:
-            self.release(room_id)
-        asked = None if self.draining else self.client.get(key("drain", self.node))
+        await in_groups([r for r in self.store.fence if r not in self.rooms.rooms],
+                        self.release)
+        asked = None if self.draining else await self.client.get(key("drain", self.node))
         if asked is not None:
             # in a task of its own: the rounds go on renewing while hands are finished
             self.draining = True
@@ -121,140 +129,165 @@ class Cluster:
             return
         if self.draining or self.rooms.draining:  # (a SIGTERM drain: no new rooms here)
             return
-        for room_id in self.orphans():
-            self.adopt(room_id)
-            await asyncio.sleep(0)
+        orphans = await self.orphans()
+        for first in range(0, len(orphans), GROUP):
+            await in_groups(orphans[first:first + GROUP], self.adopt)
             if time.monotonic() - self._renewed > self.ttl / 3:
                 await self.keep_alive()  # many rooms to restore: keep those claimed already
 
     async def keep_alive(self) -> None:
         """Heartbeat and renew every lease; drop the rooms whose lease was lost."""
         self._renewed = time.monotonic()
-        self.heartbeat()
-        for room_id in self.renew():
+        await self.heartbeat()
+        for room_id in await self.renew():
             await self.drop(room_id, "lease_lost")
 
-    def heartbeat(self) -> None:
+    async def heartbeat(self) -> None:
         """Say this node is alive (its record expires after ``lease_ttl``)."""
-        pipe = self.client.pipeline(transaction=True)
-        pipe.hset(key("node", self.node), mapping={
-            "url": self.url, "rooms": len(self.rooms.rooms), "beat": repr(time.time()),
-            "draining": "1" if self.draining or self.rooms.draining else "0",
-            # the lobby of the cluster: each node publishes its public rooms' rows
-            "lobby": json.dumps(room_rows(self.rooms), ensure_ascii=False),
-        })
-        pipe.pexpire(key("node", self.node), int(self.ttl * 1000))
-        pipe.sadd(key("nodes"), self.node)
-        pipe.execute()
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.hset(key("node", self.node), mapping={
+                "url": self.url, "rooms": len(self.rooms.rooms), "beat": repr(time.time()),
+                "draining": "1" if self.draining or self.rooms.draining else "0",
+                # the lobby of the cluster: each node publishes its public rooms' rows
+                "lobby": json.dumps(room_rows(self.rooms), ensure_ascii=False),
+            })
+            pipe.pexpire(key("node", self.node), int(self.ttl * 1000))
+            pipe.sadd(key("nodes"), self.node)
+            await pipe.execute()
 
     # ------------------------------------------------------------------ leases
 
-    def claim(self, room_id: str, new: bool = False) -> bool:
-        """Take the room's lease (``new``: a room being made here); ``True`` if taken."""
+    def _claim_args(self, room_id: str, new: bool) -> tuple[list[str], list[str | int]]:
         args: list[str | int] = [
             self.node, int(self.ttl * 1000), "1" if new else "0", room_id, repr(time.time())
         ]
         keys = [key("lease", room_id), key("epoch", room_id), key("live"), key("room", room_id)]
-        epoch = int(self.store.call(lambda: self._claim(keys=keys, args=args)))
+        return keys, args
+
+    def _claimed(self, room_id: str, epoch: int) -> bool:
         if epoch:
             self.store.fence[room_id] = epoch
             self.log.info("lease_claimed", room=room_id, epoch=epoch)
         return epoch > 0
 
+    async def claim(self, room_id: str) -> bool:
+        """Take the lease of a live room nobody holds; ``True`` if taken."""
+        keys, args = self._claim_args(room_id, new=False)
+        return self._claimed(room_id, int(await self.store.acall(
+            lambda: self._claim(keys=keys, args=args))))
+
+    def claim_new(self, room_id: str) -> bool:
+        """Take the lease of a room being made here (``RoomManager.create``, synchronous
+        as the room's first write is); ``False`` if the room exists."""
+        keys, args = self._claim_args(room_id, new=True)
+        return self._claimed(room_id, int(self.store.call(
+            lambda: self._claim_now(keys=keys, args=args))))
+
     def holds(self, room_id: str) -> bool:
         """Whether this node holds the room's lease (as far as it knows: a write says)."""
         return room_id in self.store.fence
 
-    def renew(self) -> list[str]:
+    async def renew(self) -> list[str]:
         """Renew every lease held; the rooms whose lease was lost (their fence is gone)."""
         held = list(self.store.fence.items())
         if not held:
             return []
         keys = [key("lease", room) for room, _ in held]
         args: list[str | int] = [self.node, int(self.ttl * 1000), *(e for _, e in held)]
-        kept = self._renew(keys=keys, args=args)
+        kept = await self._renew(keys=keys, args=args)
         lost = [room for (room, _), ok in zip(held, kept, strict=True) if not ok]
         for room in lost:
             self.store.fence.pop(room, None)
         return lost
 
-    def release(self, room_id: str, to: str = "") -> None:
+    async def release(self, room_id: str, to: str = "") -> None:
         """Give the lease up (``to``: the node that should claim it next)."""
         epoch = self.store.fence.pop(room_id, None)
         if epoch is None:
             return
-        self._release(keys=[key("lease", room_id), key("placed", room_id)],
-                      args=[self.node, epoch, to, int(PLACEMENT_SECONDS * 1000)])
+        await self._release(keys=[key("lease", room_id), key("placed", room_id)],
+                            args=[self.node, epoch, to, int(PLACEMENT_SECONDS * 1000)])
         self.log.info("lease_released", room=room_id, to=to or None)
 
-    def lobby_rows(self) -> list[dict[str, Any]]:
+    async def lobby_rows(self) -> list[dict[str, Any]]:
         """The public rooms the other live nodes published with their last heartbeat."""
-        others = sorted(str(n) for n in self.client.smembers(key("nodes")) if n != self.node)
-        pipe = self.client.pipeline(transaction=False)
-        for other in others:
-            pipe.hget(key("node", other), "lobby")
-        return [row for found in pipe.execute() if found for row in json.loads(found)]
+        named = await self.client.smembers(key("nodes"))
+        others = sorted(str(n) for n in named if n != self.node)
+        if not others:
+            return []
+        async with self.client.pipeline(transaction=False) as pipe:
+            for other in others:
+                pipe.hget(key("node", other), "lobby")
+            found = await pipe.execute()
+        return [row for rows in found if rows for row in json.loads(rows)]
 
     # ------------------------------------------------------------------ rooms
 
-    def owner(self, room_id: str) -> tuple[str, str] | None:
+    async def owner(self, room_id: str) -> tuple[str, str] | None:
         """(node, url) of the room's owner, or ``None`` while nobody holds it."""
-        node = self.client.hget(key("lease", room_id), "node")
+        node = await self.client.hget(key("lease", room_id), "node")
         if node is None:
             return None
-        url = self.client.hget(key("node", str(node)), "url")
+        url = await self.client.hget(key("node", str(node)), "url")
         return str(node), str(url or "")
 
-    def locate(self, room_id: str) -> Room:
+    async def locate(self, room_id: str) -> Room:
         """The room, here: loaded, or claimed now if nobody holds it (and it was not handed
         to another node). Raises ``Elsewhere`` when another node serves it, ``UnknownRoom``
         when it is not live anywhere."""
         room = self.rooms.rooms.get(room_id)
         if room is not None:
             return room
-        owner = self.store.call(lambda: self.owner(room_id))
+        owner = await self.store.acall(lambda: self.owner(room_id))
         if owner is not None and owner[0] == self.node:
             # a lease of this node's name from before its restart: it runs out soon
             raise Elsewhere(room_id, "", "")
         if owner is not None:
             raise Elsewhere(room_id, *owner)
-        placed = self.client.get(key("placed", room_id))
-        alive = {n.node: n for n in nodes(self.client)}
+        placed = await self.client.get(key("placed", room_id))
+        alive = {n.node: n for n in await live_nodes(self.client)}
         if placed is not None and str(placed) in alive and str(placed) != self.node:
             raise Elsewhere(room_id, str(placed), alive[str(placed)].url)
-        if not (self.draining or self.rooms.draining) and self.adopt(room_id) is not None:
+        if not (self.draining or self.rooms.draining) and await self.adopt(room_id) is not None:
             return self.rooms.rooms[room_id]
-        owner = self.owner(room_id)  # another node claimed it meanwhile
+        room = self.rooms.rooms.get(room_id)  # adopted meanwhile by this node's own rounds
+        if room is not None:
+            return room
+        owner = await self.owner(room_id)  # another node claimed it meanwhile
         if owner is not None:
             raise Elsewhere(room_id, *owner)
         raise UnknownRoom(f"no room {room_id!r}")
 
-    def adopt(self, room_id: str) -> Room | None:
+    async def adopt(self, room_id: str) -> Room | None:
         """Claim a live room nobody holds and restore it here from its snapshot and log
         (its stored deadlines re-armed); ``None`` if another node got it first."""
-        if room_id in self.rooms.rooms or not self.claim(room_id):
+        if room_id in self.rooms.rooms or room_id in self.store.fence:
+            return None  # here, or being adopted by another of this node's tasks
+        if not await self.claim(room_id):
             return None
         try:
-            room = self.rooms.restore(room_id)
+            room = await self.rooms.adopt(room_id)
         except Exception:
             self.log.exception("room_adopt_failed", room=room_id)
             self.failed.add(room_id)
-            self.release(room_id)
+            with contextlib.suppress(redis.exceptions.RedisError):
+                await self.release(room_id)
             return None
         self.log.info("room_adopted", room=room_id, epoch=self.store.fence.get(room_id))
         return room
 
-    def orphans(self) -> list[str]:
+    async def orphans(self) -> list[str]:
         """The live rooms nobody leases that this node should claim now."""
-        candidates = sorted(self.store.live_rooms() - set(self.rooms.rooms) - self.failed)
+        live = await self.store.live_rooms_async()
+        candidates = sorted(live - set(self.rooms.rooms) - self.failed)
         if not candidates:
             return []
-        pipe = self.client.pipeline(transaction=False)
-        for room in candidates:
-            pipe.exists(key("lease", room))
-            pipe.get(key("placed", room))
-        answers = pipe.execute()
-        alive = [n.node for n in nodes(self.client) if not n.draining]
+        async with self.client.pipeline(transaction=False) as pipe:
+            for room in candidates:
+                pipe.exists(key("lease", room))
+                pipe.get(key("placed", room))
+            answers = await pipe.execute()
+        alive = [n.node for n in await live_nodes(self.client) if not n.draining]
         mine = []
         for i, room in enumerate(candidates):
             leased, placed = answers[2 * i], answers[2 * i + 1]
@@ -267,22 +300,26 @@ class Cluster:
                 mine.append(room)
         return mine
 
-    def relocate(self, room: Room, member: Recipient) -> bool:
-        """Tell a member of a room leaving this node where it went (``False``: the room is
-        over, the member just leaves)."""
-        if room.table.phase in (FINISHED, CLOSED) or not isinstance(member, Session):
-            return False
-        if member.room is not room:
-            return True
+    async def relocate(self, room: Room, members: list[Recipient]) -> list[Recipient]:
+        """Tell the members of a room leaving this node where it went; those it does not
+        tell (the room is over, or they are no players) just leave."""
+        if room.table.phase in (FINISHED, CLOSED):
+            return members
         owner = self._handed.get(room.room_id)
-        if owner is None:
+        if owner is None and any(isinstance(m, Session) and m.room is room for m in members):
             try:
-                owner = self.owner(room.room_id) or ("", "")
+                owner = await self.owner(room.room_id) or ("", "")
             except redis.exceptions.RedisError:
                 owner = ("", "")
-        member.room, member.seat = None, None
-        member.send(p.Redirect(type="redirect", room=room.room_id, node=owner[0], url=owner[1]))
-        return True
+        left: list[Recipient] = []
+        for member in members:
+            if not isinstance(member, Session):
+                left.append(member)
+            elif member.room is room and owner is not None:
+                member.room, member.seat = None, None
+                member.send(p.Redirect(type="redirect", room=room.room_id, node=owner[0],
+                                       url=owner[1]))
+        return left
 
     async def drop(self, room_id: str, reason: str, to: str = "") -> None:
         """Stop serving a room: end its task, hand its lease over (``to``) or leave it to
@@ -291,33 +328,33 @@ class Cluster:
         if room is not None:
             await room.stop()
         with contextlib.suppress(redis.exceptions.RedisError):
-            self.release(room_id, to)
-            target = self.client.hget(key("node", to), "url") if to else None
+            await self.release(room_id, to)
+            target = await self.client.hget(key("node", to), "url") if to else None
             if target is not None:
                 self._handed[room_id] = (to, str(target))
         if room is not None:
-            room.release()
+            await room.release()
         self._handed.pop(room_id, None)
         self.log.info("room_dropped", room=room_id, reason=reason, to=to or None)
 
     # ------------------------------------------------------------------ placement, drain
 
-    def least_loaded(self) -> NodeInfo | None:
+    async def least_loaded(self) -> NodeInfo | None:
         """The live, not draining node with the fewest rooms (this one on a tie)."""
-        alive = [n for n in nodes(self.client) if not n.draining]
+        alive = [n for n in await live_nodes(self.client) if not n.draining]
         if not alive:
             return None
         return min(alive, key=lambda n: (n.rooms, n.node != self.node, n.node))
 
     async def place(self, room: Room) -> dict[str, Any]:
         """A room just made here goes to the least loaded node; where it is now."""
-        target = self.least_loaded()
+        target = await self.least_loaded()
         if target is None or target.node == self.node:
             return {"node": self.node, "url": self.url}
         await self.drop(room.room_id, "placed", to=target.node)
         # counted at once, so that rooms made in a burst spread before the next heartbeats
-        self.client.hincrby(key("node", target.node), "rooms", 1)
-        self.heartbeat()
+        await self.client.hincrby(key("node", target.node), "rooms", 1)
+        await self.heartbeat()
         return {"node": target.node, "url": target.url}
 
     async def drain(self, at_once: bool = False) -> None:
@@ -325,14 +362,14 @@ class Cluster:
         the hand in play (it deals no other here; after ``drain_timeout`` seconds the rest
         go mid-hand), or all ``at_once`` (each is restored there from its log)."""
         self.draining = True
-        self.heartbeat()
+        await self.heartbeat()
         self.log.info("node_draining", rooms=len(self.rooms.rooms), at_once=at_once)
         give_up = time.monotonic() + self.drain_timeout  # then the hands move mid-play
         while self.rooms.rooms:
             at_once = at_once or time.monotonic() > give_up
             for room_id, room in list(self.rooms.rooms.items()):
                 if at_once or room.table.phase != PLAYING:
-                    target = self.least_loaded()
+                    target = await self.least_loaded()
                     await self.drop(room_id, "drain",
                                     to=target.node if target is not None else "")
                 elif not room.draining:
@@ -341,9 +378,21 @@ class Cluster:
                         await room.call(lambda table, now: (None, []))
             if self.rooms.rooms:
                 await asyncio.sleep(DRAIN_POLL)
-        self.client.delete(key("drain", self.node))
+        await self.client.delete(key("drain", self.node))
         if self._on_drained is not None:
             self._on_drained()
+
+
+async def in_groups(items: Sequence[str], act: Callable[[str], Awaitable[Any]]) -> None:
+    """``act`` on every item, ``GROUP`` at a time, each group's round trips overlapping.
+    Every item of a group is seen to even if another fails; then the first error is
+    raised."""
+    for first in range(0, len(items), GROUP):
+        done = await asyncio.gather(*(act(i) for i in items[first:first + GROUP]),
+                                    return_exceptions=True)
+        for outcome in done:
+            if isinstance(outcome, BaseException):
+                raise outcome
 
 
 def cluster_of(config: ServerConfig, store: Store, rooms: RoomManager,

@@ -9,8 +9,10 @@ import secrets
 import socket
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import redis
+import redis.asyncio
 
 from paiju.persistence.redisstore import key
 
@@ -88,14 +90,40 @@ def default_node_id() -> str:
 def nodes(client: redis.Redis) -> list[NodeInfo]:
     """Every node whose heartbeat has not run out, by name (forgets the others)."""
     names = sorted(str(n) for n in client.smembers(key("nodes")))
-    found: list[NodeInfo] = []
+    pipe = client.pipeline(transaction=False)
     for name in names:
-        fields = client.hgetall(key("node", name))
+        pipe.hgetall(key("node", name))
+    found, gone = _heard(names, pipe.execute() if names else [])
+    if gone:
+        client.srem(key("nodes"), *gone)
+    return found
+
+
+async def live_nodes(client: redis.asyncio.Redis) -> list[NodeInfo]:
+    """``nodes``, on the asyncio client (what a running node asks)."""
+    names = sorted(str(n) for n in await client.smembers(key("nodes")))
+    answers: list[Any] = []
+    if names:
+        async with client.pipeline(transaction=False) as pipe:
+            for name in names:
+                pipe.hgetall(key("node", name))
+            answers = await pipe.execute()
+    found, gone = _heard(names, answers)
+    if gone:
+        await client.srem(key("nodes"), *gone)
+    return found
+
+
+def _heard(names: list[str], records: list[Any]) -> tuple[list[NodeInfo], list[str]]:
+    """The nodes whose record is there, and the names whose record ran out."""
+    found: list[NodeInfo] = []
+    gone: list[str] = []
+    for name, fields in zip(names, records, strict=True):
         if fields:
             found.append(NodeInfo.read(name, {str(k): str(v) for k, v in fields.items()}))
         else:
-            client.srem(key("nodes"), name)
-    return found
+            gone.append(name)
+    return found, gone
 
 
 def leases(client: redis.Redis, rooms: list[str]) -> dict[str, Lease]:

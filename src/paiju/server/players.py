@@ -11,7 +11,7 @@ import contextlib
 import structlog
 
 from paiju.core.errors import GameError
-from paiju.persistence.store import Store
+from paiju.persistence.store import Store, async_appender
 from paiju.server import protocol as p
 from paiju.server.cluster import Elsewhere
 from paiju.server.config import ServerConfig
@@ -59,7 +59,7 @@ class Players:
             session.send(p.Pong(type="pong", nonce=message.nonce))
         elif isinstance(message, p.LobbyRequest):
             cluster = self.rooms.cluster
-            elsewhere = cluster.lobby_rows() if cluster is not None else None
+            elsewhere = await cluster.lobby_rows() if cluster is not None else None
             session.send(p.Lobby(**lobby_message(self.rooms, self.config.player_rooms,
                                                  elsewhere)))
         elif isinstance(message, p.CreateRoom):
@@ -84,7 +84,7 @@ class Players:
 
     async def join(self, session: Session, message: p.JoinRoom) -> None:
         _not_in_a_room(session)
-        room = self.rooms.locate(message.room)
+        room = await self.rooms.locate(message.room)
         if message.spectate:
             await room.call(lambda table, now: self._watch(room, session, table, now))
             return
@@ -145,7 +145,9 @@ class Players:
     async def resume(self, session: Session, message: p.Resume) -> None:
         _not_in_a_room(session)
         hashed = token_hash(message.token)
-        held = self.store.find_token(hashed)
+        shared = async_appender(self.store)
+        held = (await shared.find_token_async(hashed) if shared is not None
+                else self.store.find_token(hashed))
         if held is None:
             invited = self.rooms.rooms.get(message.room)
             if invited is not None and hashed in invited.invites:
@@ -153,7 +155,7 @@ class Players:
                 return
         if held is None or held[0] != message.room:
             raise BadToken("that token holds no seat in this room")
-        room = self.rooms.locate(message.room)
+        room = await self.rooms.locate(message.room)
         seat = held[1]
 
         def job(table: Table, now: float) -> tuple[None, list[Effect]]:

@@ -3,7 +3,8 @@
 Everything that touches a table runs inside that task: connections submit closures through
 the room's inbox and await their result. The task sleeps until the next message or the
 table's next deadline, whichever comes first, and carries out the table's effects in order:
-persist first, then send.
+persist first, then send. With a shared store (cluster mode) the task awaits each write: the
+room's next message waits for it, the other rooms go on meanwhile.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ import asyncio
 import contextlib
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import structlog
 
 from paiju.core.errors import GameError
-from paiju.persistence.store import Fenced, Store, Unreachable
+from paiju.persistence.store import Appended, Fenced, Store, Unreachable, async_appender
 from paiju.server import protocol as p
 from paiju.server.audience import Audience, Recipient
 from paiju.server.errors import RoomClosed, StorageFailed
@@ -42,7 +43,10 @@ TICK_RETRY = 1.0
 RoomJob = Callable[[Table, float], tuple[T, list[Effect]]]
 Queued = tuple[RoomJob[Any], "asyncio.Future[Any]", float | None]
 #: Rebuilds a room's table from the store at ``now`` (the room's clock): after a failed write.
-Rebuilder = Callable[[float], Table]
+Rebuilder = Callable[[float], Awaitable[Table]]
+#: Cluster mode: tells the members of a room leaving this node alive where it went; returns
+#: those it could not tell (they just leave the room).
+Relocator = Callable[["Room", list[Recipient]], Awaitable[list[Recipient]]]
 
 
 class NotSaved(Exception):
@@ -90,6 +94,7 @@ class Room:
     ) -> None:
         self.table = table
         self.store = store
+        self._appender = async_appender(store)  # a shared store's writes are awaited
         self._rebuild = rebuild
         # A finished room leaves memory this long after the match ended (None: never).
         self.finished_grace = finished_grace
@@ -114,9 +119,8 @@ class Room:
         self.paused_since: float | None = None  # loop time of the operator's pause
         self._offset = 0.0  # seconds paused so far: the table's clock is behind by this
         self._hold_until = 0.0
-        # Cluster mode: tells a member where the room went when it leaves this node alive
-        # (``False``: the member just leaves).
-        self.relocate: Callable[[Room, Recipient], bool] | None = None
+        # Cluster mode: tells the members where the room went when it leaves this node alive.
+        self.relocate: Relocator | None = None
         self.log = log.bind(room=table.room_id, variant=table.engine.name)
         table.watched = self.audience.watched
 
@@ -211,24 +215,24 @@ class Room:
                 if item is None:
                     return
                 job, future, arrived = item
-                self._run_job(job, future, self.now(), arrived, loop)
-            if self.closed or self._housekeeping(self.now()):
+                await self._run_job(job, future, self.now(), arrived, loop)
+            if self.closed or await self._housekeeping(self.now()):
                 return  # (closed: stopped, as it could not be rebuilt after a failed write)
 
-    def _housekeeping(self, now: float) -> bool:
+    async def _housekeeping(self, now: float) -> bool:
         """What is due after a job or a wake: the table's own moves, the spectators' held
         messages, unloading a finished room or closing an abandoned one. ``True`` when the
         room has ended."""
         if not self.paused and not self._holding_hand():
-            self._tick(now)
+            await self._tick(now)
         if self.closed:
             return True
         self.audience.release(now)
         if self._due_for_unload(now):
-            self._unload()
+            await self._unload()
             return True
         if self._due_for_closing(now):
-            self._close_abandoned(now)
+            await self._close_abandoned(now)
             return True
         return False
 
@@ -241,26 +245,28 @@ class Room:
         over = self.table.phase in (FINISHED, CLOSED)
         return self._abandoned.ran_out(now, not over and not self.audience.seated())
 
-    def _close_abandoned(self, now: float) -> None:
+    async def _close_abandoned(self, now: float) -> None:
         reason = "nobody was connected to the room"
         with contextlib.suppress(GameError):
-            self.carry_out(self.table.handle(None, Close(reason), now))
+            await self.carry_out(self.table.handle(None, Close(reason), now))
         self.log.info("room_closed_abandoned", grace=self.abandoned_grace)
-        self._unload()
+        await self._unload()
 
-    def _unload(self, revoke: bool = True) -> None:
+    async def _unload(self, revoke: bool = True) -> None:
         """Leave memory (the room stays in the store): tell the members, end the task.
         ``revoke``: the seat tokens stop working (a finished room)."""
         self.closed = True
-        if revoke:
+        if revoke and self._appender is not None:
+            await self._appender.revoke_tokens_async(self.room_id)
+        elif revoke:
             self.store.revoke_tokens(self.room_id)
-        self.release()
+        await self.release()
         self._refuse_queued()
         if self._on_unload is not None:
             self._on_unload(self)
         self.log.info("room_unloaded")
 
-    def _run_job(
+    async def _run_job(
         self,
         job: RoomJob[Any],
         future: asyncio.Future[Any],
@@ -278,15 +284,15 @@ class Room:
             # The job may have changed the table before it failed, with effects nobody will
             # carry out: the table goes back to what the disk holds.
             self.log.exception("room_job_failed")
-            self._recover(now)
+            await self._recover(now)
             if not future.done():
                 future.set_exception(exc)
             return
         self.audience.reached = set() if arrived is not None else None
         try:
-            self.carry_out(effects)
+            await self.carry_out(effects)
         except Fenced:
-            self._moved()
+            await self._moved()
             if not future.done():
                 future.set_exception(RoomClosed("the room moved to another node"))
             return
@@ -294,7 +300,7 @@ class Room:
             # A failed write (a full disk) must neither end the room's task nor leave the
             # table ahead of the disk: it is rebuilt from the store, the caller is told.
             self._failed("room_write_failed")
-            self._recover(now)
+            await self._recover(now)
             if not future.done():
                 future.set_exception(StorageFailed(
                     "the server could not save this change and undid it; the room is as it was"
@@ -321,9 +327,9 @@ class Room:
         for member in reached:
             member.when_written(countdown.tick)
 
-    def _tick(self, now: float) -> None:
+    async def _tick(self, now: float) -> None:
         try:
-            self.carry_out(self.table.tick(now))
+            await self.carry_out(self.table.tick(now))
         except TableFailed as failed:
             # A failing engine must not kill the room's task. What the table did before the
             # failure is carried out (persisted first); the failed deadline is retried after
@@ -331,18 +337,18 @@ class Room:
             self.log.exception("room_tick_failed")
             self._hold_until = now + TICK_RETRY
             try:
-                self.carry_out(failed.effects)
+                await self.carry_out(failed.effects)
             except NotSaved:
                 self._failed("room_write_failed")
-                self._recover(now)
+                await self._recover(now)
             except Exception:
                 self.log.exception("room_effects_failed")
         except Fenced:
-            self._moved()
+            await self._moved()
         except NotSaved:
             self._failed("room_write_failed")
             self._hold_until = now + TICK_RETRY
-            self._recover(now)
+            await self._recover(now)
         except Exception:
             self.log.exception("room_tick_failed")
             self._hold_until = now + TICK_RETRY
@@ -357,22 +363,22 @@ class Room:
         else:
             self.log.exception(event, **facts)
 
-    def _moved(self) -> None:
+    async def _moved(self) -> None:
         """Another node owns the room now (cluster mode): nothing more is written here; the
         room leaves memory, its members are told where it went."""
         self.log.warning("room_lease_lost")
-        self._unload(revoke=False)
+        await self._unload(revoke=False)
 
-    def _recover(self, now: float) -> None:
+    async def _recover(self, now: float) -> None:
         """The table may be ahead of the disk: rebuild it from the store and send every
         viewer its state again; if even that fails, stop the room (never run diverged)."""
         try:
             if self._rebuild is None:
                 raise RuntimeError("this room cannot be rebuilt")
-            self.table = self._rebuild(now)
+            self.table = await self._rebuild(now)
         except Exception:
             self._failed("room_stopped", reason="rebuild from the store failed")
-            self._unload(revoke=False)
+            await self._unload(revoke=False)
             return
         self.log.warning("room_rebuilt")
         self.table.watched = self.audience.watched
@@ -381,48 +387,83 @@ class Room:
             if isinstance(effect, Send):
                 self.audience.send(effect, self.now)
 
-    def release(self) -> None:
+    async def release(self) -> None:
         """Let go of every member (the room was stopped or unloaded)."""
-        for member in self.audience.clear():
-            if self.relocate is None or not self.relocate(self, member):
-                member.left_room(self.room_id)
+        members = self.audience.clear()
+        if self.relocate is not None:
+            members = await self.relocate(self, members)
+        for member in members:
+            member.left_room(self.room_id)
 
-    def carry_out(self, effects: list[Effect]) -> None:
+    async def carry_out(self, effects: list[Effect]) -> None:
         """Persist, then send, in the order the table gave; report incidents. Consecutive
-        records are written in one step (one transaction, one round trip to a shared store).
-        Raises ``NotSaved`` when a write fails (nothing after it is carried out)."""
-        batch: list[Persist] = []
+        records are written in one step (one transaction, one round trip to a shared store),
+        awaited before anything after them is sent. Raises ``NotSaved`` when a write fails
+        (nothing after it is carried out)."""
+        for records, then in runs(effects):
+            if records:
+                await self._persist(records)
+            self._deliver(then)
+        self._after_effects()
+
+    def carry_out_now(self, effects: list[Effect]) -> None:
+        """``carry_out`` with the store's synchronous writes: before the room's task runs
+        (the room is being opened and is not shown to anybody yet)."""
+        for records, then in runs(effects):
+            if records:
+                start = time.perf_counter()
+                self._write_now(records, self._items(records))
+                self._written(records, start)
+            self._deliver(then)
+        self._after_effects()
+
+    def _deliver(self, effects: list[Effect]) -> None:
+        """Send, or report, effects that are not records."""
         for effect in effects:
-            if isinstance(effect, Persist):
-                batch.append(effect)
-                continue
-            if batch:
-                self._persist(batch)
-                batch = []
             if isinstance(effect, Send):
                 self.audience.send(effect, self.now)
-            else:
+            elif not isinstance(effect, Persist):
                 self.log.warning(effect.kind, seat=effect.seat, error=effect.error)
-        if batch:
-            self._persist(batch)
+
+    def _after_effects(self) -> None:
         if self.feed.actions and self.table.phase != PLAYING:
             self.feed.end_of_play()
 
-    def _persist(self, batch: list[Persist]) -> None:
-        """Write consecutive records, with their deadlines as wall-clock times (so that a
-        restart keeps each decision's remaining time). Raises ``NotSaved``."""
+    def _items(self, batch: list[Persist]) -> list[Appended]:
+        """Records to write, with their deadlines as wall-clock times (so that a restart
+        keeps each decision's remaining time)."""
         offset = time.time() - self.now()
-        items = [
+        return [
             (e.record, e.entry, {seat: at + offset for seat, at in e.deadlines.items()})
             for e in batch
         ]
+
+    async def _persist(self, batch: list[Persist]) -> None:
+        """Write consecutive records (awaited when the store is shared). Raises
+        ``NotSaved``, or ``Fenced`` when this node no longer owns the room."""
+        items = self._items(batch)
         start = time.perf_counter()  # inline: a context manager costs twice the timing
+        if self._appender is None:
+            self._write_now(batch, items)
+        else:
+            try:
+                await self._appender.append_many_async(self.room_id, items)
+            except Fenced:
+                raise
+            except Exception as exc:
+                raise NotSaved(f"entries {batch[0].entry.n}.. of room {self.room_id}") from exc
+        self._written(batch, start)
+
+    def _write_now(self, batch: list[Persist], items: list[Appended]) -> None:
         try:
             self.store.append_many(self.room_id, items)
         except Fenced:
             raise
         except Exception as exc:
             raise NotSaved(f"entries {batch[0].entry.n}.. of room {self.room_id}") from exc
+
+    def _written(self, batch: list[Persist], start: float) -> None:
+        """Count what was written (the time spent is shared among the records)."""
         spent = (time.perf_counter() - start) / len(batch)
         for effect in batch:
             record = effect.record
@@ -481,3 +522,19 @@ class Room:
         )
 
 
+
+
+def runs(effects: list[Effect]) -> list[tuple[list[Persist], list[Effect]]]:
+    """The effects in runs: consecutive records to write together, then the effects up to
+    the next record (sent only once the records before them are written)."""
+    found: list[tuple[list[Persist], list[Effect]]] = []
+    for effect in effects:
+        if isinstance(effect, Persist):
+            if not found or found[-1][1]:
+                found.append(([], []))
+            found[-1][0].append(effect)
+        else:
+            if not found:
+                found.append(([], []))
+            found[-1][1].append(effect)
+    return found

@@ -19,7 +19,7 @@ from paiju.core.fairness import FAIR_V1
 from paiju.core.rng import SeededRng
 from paiju.engines.registry import get_engine, get_variant, make_bot, variants
 from paiju.persistence.restore import Damaged, check_chain, restore_room
-from paiju.persistence.store import Store
+from paiju.persistence.store import Store, async_appender
 from paiju.server.config import ServerConfig
 from paiju.server.errors import Draining, UnknownPreset, UnknownRoom
 from paiju.server.feed import SpectatorFeed
@@ -39,27 +39,28 @@ log = structlog.get_logger("paiju.rooms")
 class ClusterSide(Protocol):
     """What the rooms need of cluster mode (``paiju.server.cluster.Cluster``)."""
 
-    def claim(self, room_id: str, new: bool = False) -> bool:
-        """Take the room's lease (``new``: a room being made here)."""
+    def claim_new(self, room_id: str) -> bool:
+        """Take the lease of a room being made here."""
         ...
 
     def holds(self, room_id: str) -> bool:
         """Whether this node still holds the room's lease."""
         ...
 
-    def locate(self, room_id: str) -> Room:
+    async def locate(self, room_id: str) -> Room:
         """The room here (claimed if nobody holds it); raises when it is elsewhere."""
         ...
 
-    def relocate(self, room: Room, member: Recipient) -> bool:
-        """Tell a member of a room leaving this node where it went."""
+    async def relocate(self, room: Room, members: list[Recipient]) -> list[Recipient]:
+        """Tell the members of a room leaving this node where it went; those it could not
+        tell."""
         ...
 
     async def place(self, room: Room) -> dict[str, Any]:
         """Move a room just made to the least loaded node; where it is."""
         ...
 
-    def lobby_rows(self) -> list[dict[str, Any]]:
+    async def lobby_rows(self) -> list[dict[str, Any]]:
         """The lobby rows the other nodes published."""
         ...
 
@@ -87,12 +88,12 @@ class RoomManager:
             raise UnknownRoom(f"no room {room_id!r}")
         return room
 
-    def locate(self, room_id: str) -> Room:
+    async def locate(self, room_id: str) -> Room:
         """The room, to join or resume: ``get``, and in cluster mode claimed here if nobody
         holds it. Raises ``UnknownRoom``, or the cluster's ``Elsewhere``."""
         if self.cluster is None or room_id in self.rooms:
             return self.get(room_id)
-        return self.cluster.locate(room_id)
+        return await self.cluster.locate(room_id)
 
     def create(
         self,
@@ -153,7 +154,7 @@ class RoomManager:
         )
         if self.store.get_room(created.room) is not None:
             raise InvalidOptions(f"room {created.room} exists")
-        if self.cluster is not None and not self.cluster.claim(created.room, new=True):
+        if self.cluster is not None and not self.cluster.claim_new(created.room):
             raise InvalidOptions(f"room {created.room} exists")
         table = self.make_table(created)
         for seat, level in sorted(placed.items()):
@@ -253,10 +254,14 @@ class RoomManager:
         settings = created.settings
         room_id = created.room
 
-        def rebuild(now: float) -> Table:
+        shared = async_appender(self.store)
+
+        async def rebuild(now: float) -> Table:
             if self.cluster is not None and not self.cluster.holds(room_id):
                 raise RuntimeError("this node lost the room's lease")
-            return restore_room(self.store, room_id, self.make_table, now, time.time()).table
+            read = None if shared is None else await shared.restore_entries_async(room_id)
+            return restore_room(self.store, room_id, self.make_table, now, time.time(),
+                                read).table
 
         by_player = bool(settings.get("by_player", False))
         feed = SpectatorFeed(
@@ -279,7 +284,7 @@ class RoomManager:
         if table.phase == WAITING and all(slot.kind == "bot" for slot in table.seats):
             # Nobody would ever say ready: bots alone start at once (the room's task is not
             # running yet, so this is still its only writer).
-            room.carry_out(table.handle(None, Start(), now))
+            room.carry_out_now(table.handle(None, Start(), now))
         self.rooms[room_id] = room
         room.start()
         room.log.info("room_opened", seats=table.seat_count, phase=table.phase)
@@ -342,6 +347,15 @@ class RoomManager:
         loaded = restore_room(self.store, room_id, self.make_table, now, wall)
         return self._open(loaded.table, loaded.created)
 
+    async def adopt(self, room_id: str) -> Room:
+        """``restore`` with the records read without blocking the loop when the store is
+        shared (cluster mode: a room claimed from another node)."""
+        shared = async_appender(self.store)
+        read = None if shared is None else await shared.restore_entries_async(room_id)
+        now, wall = asyncio.get_running_loop().time(), time.time()
+        loaded = restore_room(self.store, room_id, self.make_table, now, wall, read)
+        return self._open(loaded.table, loaded.created)
+
     async def verify_restored(self) -> None:
         """Check the whole chain of every live room, one room at a time, letting the other
         tasks run in between (a restore checks only the records from the last snapshot on,
@@ -358,7 +372,7 @@ class RoomManager:
                 self.damaged[room_id] = f"record {exc.n}: {exc.reason}"
                 log.error("room_damaged", room=room_id, record=exc.n, reason=exc.reason)
                 await room.stop()
-                room.release()
+                await room.release()
                 self.rooms.pop(room_id, None)
             await asyncio.sleep(0)
 
@@ -372,7 +386,11 @@ class RoomManager:
             return table.summary(), effects
 
         summary = await room.call(job)
-        self.store.revoke_tokens(room_id)
+        shared = async_appender(self.store)
+        if shared is not None:
+            await shared.revoke_tokens_async(room_id)
+        else:
+            self.store.revoke_tokens(room_id)
         await room.stop()
         del self.rooms[room_id]
         return summary
