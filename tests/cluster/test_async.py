@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,15 @@ async def seated(port: int, room: str) -> tuple[Client, dict[str, Any]]:
     await client.send({"type": "ready"})
     state = await client.until_state(lambda s: s["phase"] == "playing" and s["to_act"] == [0])
     return client, state
+
+
+def probe(url: str) -> tuple[int, str]:
+    """GET a health probe; it must answer within 2 s (the node's loop is never held)."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
 
 
 async def act(client: Client, state: dict[str, Any]) -> str:
@@ -158,3 +169,30 @@ async def test_a_fenced_write_drops_that_room_and_no_other(redis_own: RedisServe
         assert other.room_id in a.rooms.rooms
         await ann.close()
         await bob.close()
+
+
+async def test_readyz_tells_a_stopped_redis_from_the_heartbeats_without_waiting_for_it(
+    redis_own: RedisServer,
+) -> None:
+    store = RedisStore(redis_own.url, node="a", retry_for=5.0, timeout=0.5)
+    async with running(store, lease_ttl=1.0) as a:
+        readyz = f"{a.url}readyz"
+        assert await asyncio.to_thread(probe, readyz) == (200, "ready\n")
+        assert redis_own.proc is not None
+        redis_own.proc.send_signal(signal.SIGSTOP)
+        try:
+            deadline = asyncio.get_running_loop().time() + 10
+            while True:  # not ready once a heartbeat is a lease overdue; answered at once
+                status, body = await asyncio.to_thread(probe, readyz)
+                if status == 503:
+                    break
+                assert status == 200
+                assert asyncio.get_running_loop().time() < deadline, "timed out"
+                await asyncio.sleep(0.05)
+            assert body.startswith("store unreachable: Redis has not accepted a heartbeat")
+        finally:
+            redis_own.proc.send_signal(signal.SIGCONT)
+        deadline = asyncio.get_running_loop().time() + 10
+        while await asyncio.to_thread(probe, readyz) != (200, "ready\n"):
+            assert asyncio.get_running_loop().time() < deadline, "timed out"
+            await asyncio.sleep(0.05)

@@ -310,6 +310,15 @@ class RedisStore:
 
         self.call(write)
 
+    async def save_token_async(self, token_hash: str, room_id: str, seat: int) -> None:
+        async def write() -> None:
+            async with self.aclient.pipeline(transaction=True) as pipe:
+                pipe.hset(key("tokens"), token_hash, f"{room_id} {seat}")
+                pipe.sadd(key("tokens", room_id), token_hash)
+                await pipe.execute()
+
+        await self.acall(write)
+
     def find_token(self, token_hash: str) -> tuple[str, int] | None:
         return _holder(self.call(lambda: self.client.hget(key("tokens"), token_hash)))
 

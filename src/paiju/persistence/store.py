@@ -86,6 +86,10 @@ class AsyncAppender(Protocol):
         """``Store.restore_entries``, awaited: what rebuilding a room reads."""
         ...
 
+    async def save_token_async(self, token_hash: str, room_id: str, seat: int) -> None:
+        """``Store.save_token``, awaited."""
+        ...
+
     async def find_token_async(self, token_hash: str) -> tuple[str, int] | None:
         """``Store.find_token``, awaited."""
         ...

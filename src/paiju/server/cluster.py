@@ -81,6 +81,7 @@ class Cluster:
         self._drainer: asyncio.Task[None] | None = None
         self._handed: dict[str, tuple[str, str]] = {}  # room -> (node, url) it is handed to
         self._renewed = 0.0  # monotonic time of the last renewal
+        self._heard = time.monotonic()  # ... and of the last heartbeat Redis accepted
         self.log = log.bind(node=self.node)
 
     # ------------------------------------------------------------------ lifecycle
@@ -139,8 +140,17 @@ class Cluster:
         """Heartbeat and renew every lease; drop the rooms whose lease was lost."""
         self._renewed = time.monotonic()
         await self.heartbeat()
+        self._heard = time.monotonic()
         for room_id in await self.renew():
             await self.drop(room_id, "lease_lost")
+
+    def store_problem(self) -> str | None:
+        """Why Redis looks unreachable (``/readyz``), from the heartbeats, without a round
+        trip of its own: ``None`` while the last one is under ``lease_ttl`` old."""
+        silent = time.monotonic() - self._heard
+        if silent <= self.ttl:
+            return None
+        return f"Redis has not accepted a heartbeat for {silent:.1f} s"
 
     async def heartbeat(self) -> None:
         """Say this node is alive (its record expires after ``lease_ttl``)."""

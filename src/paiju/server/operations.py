@@ -102,10 +102,16 @@ class Operations:
     def problems(self) -> list[str]:
         """Why the server is not ready (empty: it is)."""
         problems = []
-        try:
-            self.store.get_room("readyz")
-        except Exception as exc:
-            problems.append(f"store unreachable: {exc}")
+        cluster = self.rooms.cluster
+        if cluster is not None:  # the heartbeats say: no Redis call here, to block nothing
+            silent = cluster.store_problem()
+            if silent is not None:
+                problems.append(f"store unreachable: {silent}")
+        else:
+            try:
+                self.store.get_room("readyz")
+            except Exception as exc:
+                problems.append(f"store unreachable: {exc}")
         if self.draining:
             problems.append("draining for a restart")
         if not self.rooms.accepting():

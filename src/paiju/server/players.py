@@ -123,18 +123,34 @@ class Players:
         """Seat ``session`` in ``room`` (``seat``, or the first free one) with a new token."""
         token = new_token()
 
-        def job(table: Table, now: float) -> tuple[int, list[Effect]]:
+        async def job(table: Table, now: float) -> tuple[int, list[Effect]]:
             effects = table.handle(None, c.Join(name, seat), now)
             taken = table.last_joined
             assert taken is not None
             # Without its token nobody could ever resume the seat: if it cannot be saved the
             # job fails, its effects are dropped and the room rebuilds its table from the
             # store, where the seat was never taken.
-            self.store.save_token(token_hash(token), room.room_id, taken)
+            await self._save_token(token, room.room_id, taken)
             self._attach(room, session, taken, token)
             return taken, effects
 
-        await room.call(job)
+        await room.call_async(job)
+
+    async def _save_token(self, token: str, room_id: str, seat: int) -> None:
+        """Save a seat token's hash (awaited when the store is shared)."""
+        shared = async_appender(self.store)
+        if shared is not None:
+            await shared.save_token_async(token_hash(token), room_id, seat)
+        else:
+            self.store.save_token(token_hash(token), room_id, seat)
+
+    async def _revoke_tokens(self, room_id: str, seat: int) -> None:
+        """Forget a seat's tokens (awaited when the store is shared)."""
+        shared = async_appender(self.store)
+        if shared is not None:
+            await shared.revoke_tokens_async(room_id, seat)
+        else:
+            self.store.revoke_tokens(room_id, seat)
 
     def _attach(self, room: Room, session: Session, seat: int, token: str | None) -> None:
         room.members.setdefault(seat, set()).add(session)
@@ -173,16 +189,16 @@ class Players:
         seat token of its own (the invitation is spent)."""
         token = new_token()
 
-        def job(table: Table, now: float) -> tuple[None, list[Effect]]:
+        async def job(table: Table, now: float) -> tuple[None, list[Effect]]:
             seat, name = room.invites.pop(hashed, (None, ""))
             if seat is None:
                 raise BadToken("that invitation was already used")
             effects = table.handle(None, c.Claim(seat, name), now)
-            self.store.save_token(token_hash(token), room.room_id, seat)
+            await self._save_token(token, room.room_id, seat)
             self._attach(room, session, seat, token)
             return None, effects
 
-        await room.call(job)
+        await room.call_async(job)
 
     async def leave(self, session: Session) -> None:
         """Leave the room. A seat left before the match is freed (its token revoked); one
@@ -192,7 +208,7 @@ class Players:
         if room is None:
             raise NotSeated("this connection is in no room")
 
-        def job(table: Table, now: float) -> tuple[bool, list[Effect]]:
+        async def job(table: Table, now: float) -> tuple[bool, list[Effect]]:
             playing = seat is not None and table.phase != CLOSED
             freed = playing and table.phase == WAITING
             effects = table.handle(seat, c.Leave(), now) if playing else []
@@ -200,14 +216,14 @@ class Players:
             if seat is not None and freed:
                 # Inside the job, so a player who takes the freed seat next cannot lose the
                 # token it is given to this revocation.
-                self.store.revoke_tokens(room.room_id, seat)
+                await self._revoke_tokens(room.room_id, seat)
             info = table.info()
             nobody = not any(slot.kind == "human" and not slot.away for slot in info.seats)
             return nobody and info.phase != CLOSED, effects
 
         abandoned = False
         try:
-            abandoned = await room.call(job)
+            abandoned = await room.call_async(job)
         except RoomClosed:
             room.detach(session)  # the room's task has ended; its tokens are revoked already
         session.room, session.seat = None, None

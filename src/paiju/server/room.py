@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -32,7 +33,7 @@ from paiju.table.effects import ActionRecord, Effect, Persist, Send
 from paiju.table.errors import WrongPhase
 from paiju.table.table import CLOSED, FINISHED, HAND_OVER, PLAYING, Table, TableFailed
 
-__all__ = ["TICK_RETRY", "Recipient", "Room", "RoomJob"]
+__all__ = ["TICK_RETRY", "AsyncRoomJob", "Recipient", "Room", "RoomJob"]
 
 T = TypeVar("T")
 log = structlog.get_logger("paiju.rooms")
@@ -41,7 +42,10 @@ log = structlog.get_logger("paiju.rooms")
 TICK_RETRY = 1.0
 
 RoomJob = Callable[[Table, float], tuple[T, list[Effect]]]
-Queued = tuple[RoomJob[Any], "asyncio.Future[Any]", float | None]
+#: A job that awaits the store (a shared store's seat tokens) before it gives its effects:
+#: the room waits for it, no other job runs meanwhile.
+AsyncRoomJob = Callable[[Table, float], Awaitable[tuple[T, list[Effect]]]]
+Queued = tuple[RoomJob[Any] | AsyncRoomJob[Any], "asyncio.Future[Any]", float | None]
 #: Rebuilds a room's table from the store at ``now`` (the room's clock): after a failed write.
 Rebuilder = Callable[[float], Awaitable[Table]]
 #: Cluster mode: tells the members of a room leaving this node alive where it went; returns
@@ -151,6 +155,13 @@ class Room:
         Raises ``RoomClosed`` once the room is stopping or stopped: nothing would ever run the
         job, and a caller awaiting it would hang (and hold up a graceful shutdown).
         """
+        return await self._queue(job, arrived)
+
+    async def call_async(self, job: AsyncRoomJob[T]) -> T:
+        """``call`` for a job that awaits the store: ``await job(table, now)``."""
+        return await self._queue(job, None)
+
+    async def _queue(self, job: RoomJob[T] | AsyncRoomJob[T], arrived: float | None) -> T:
         if self.closed or self._task is None or self._task.done():
             raise RoomClosed("the room is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
@@ -268,14 +279,17 @@ class Room:
 
     async def _run_job(
         self,
-        job: RoomJob[Any],
+        job: RoomJob[Any] | AsyncRoomJob[Any],
         future: asyncio.Future[Any],
         now: float,
         arrived: float | None = None,
         loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         try:
-            result, effects = job(self.table, now)
+            outcome = job(self.table, now)
+            if inspect.isawaitable(outcome):
+                outcome = await outcome
+            result, effects = outcome
         except GameError as exc:
             if not future.done():
                 future.set_exception(exc)

@@ -47,6 +47,10 @@ class ClusterSide(Protocol):
         """Whether this node still holds the room's lease."""
         ...
 
+    def store_problem(self) -> str | None:
+        """Why the shared store looks unreachable (``None``: it answers)."""
+        ...
+
     async def locate(self, room_id: str) -> Room:
         """The room here (claimed if nobody holds it); raises when it is elsewhere."""
         ...
