@@ -196,3 +196,28 @@ async def test_readyz_tells_a_stopped_redis_from_the_heartbeats_without_waiting_
         while await asyncio.to_thread(probe, readyz) != (200, "ready\n"):
             assert asyncio.get_running_loop().time() < deadline, "timed out"
             await asyncio.sleep(0.05)
+
+
+async def test_a_room_being_adopted_is_not_let_go_by_the_nodes_own_round(
+    redis_own: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with node(redis_own.url, "b") as b:
+        assert b.cluster is not None
+        room_id = b.rooms.create("dragon", bots=3, options={"hands": 50}).room_id
+        await b.cluster.drop(room_id, "test")  # an orphan: live, nobody's lease
+        gate = asyncio.Event()
+        restore = b.rooms.adopt
+
+        async def slow_restore(room: str) -> Any:
+            await gate.wait()  # claimed, not in memory yet: a round runs meanwhile
+            return await restore(room)
+
+        monkeypatch.setattr(b.rooms, "adopt", slow_restore)
+        adopting = asyncio.get_running_loop().create_task(b.cluster.adopt(room_id))
+        await until(lambda: room_id in b.store.fence)
+        await asyncio.wait_for(b.cluster.step(), 10)  # (it must not wait for the gate)
+        gate.set()
+        assert await adopting is not None
+        raw = redis.Redis.from_url(redis_own.url, decode_responses=True)
+        assert raw.hget(key("lease", room_id), "node") == "b"
+        assert b.cluster.holds(room_id) and room_id in b.rooms.rooms

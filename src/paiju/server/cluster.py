@@ -72,6 +72,7 @@ class Cluster:
         self.draining = False
         self.drain_timeout = 120.0
         self.failed: set[str] = set()  # rooms this node could not restore: left to others
+        self.adopting: set[str] = set()  # rooms being claimed and restored (not in memory yet)
         self._on_drained = on_drained
         self._claim = self.client.register_script(CLAIM)
         self._claim_now = store.client.register_script(CLAIM)
@@ -119,8 +120,9 @@ class Cluster:
         """One round: heartbeat, renew the leases (drop the rooms lost), let go of the rooms
         that left memory, follow a drain request, claim the orphans this node should take."""
         await self.keep_alive()
-        await in_groups([r for r in self.store.fence if r not in self.rooms.rooms],
-                        self.release)
+        gone = [r for r in self.store.fence if r not in self.rooms.rooms
+                and r not in self.adopting]
+        await in_groups(gone, self.release)
         asked = None if self.draining else await self.client.get(key("drain", self.node))
         if asked is not None:
             # in a task of its own: the rounds go on renewing while hands are finished
@@ -271,18 +273,22 @@ class Cluster:
     async def adopt(self, room_id: str) -> Room | None:
         """Claim a live room nobody holds and restore it here from its snapshot and log
         (its stored deadlines re-armed); ``None`` if another node got it first."""
-        if room_id in self.rooms.rooms or room_id in self.store.fence:
+        if room_id in self.rooms.rooms or room_id in self.adopting:
             return None  # here, or being adopted by another of this node's tasks
-        if not await self.claim(room_id):
-            return None
+        self.adopting.add(room_id)  # claimed but not in memory yet: not to be let go
         try:
-            room = await self.rooms.adopt(room_id)
-        except Exception:
-            self.log.exception("room_adopt_failed", room=room_id)
-            self.failed.add(room_id)
-            with contextlib.suppress(redis.exceptions.RedisError):
-                await self.release(room_id)
-            return None
+            if not await self.claim(room_id):
+                return None
+            try:
+                room = await self.rooms.adopt(room_id)
+            except Exception:
+                self.log.exception("room_adopt_failed", room=room_id)
+                self.failed.add(room_id)
+                with contextlib.suppress(redis.exceptions.RedisError):
+                    await self.release(room_id)
+                return None
+        finally:
+            self.adopting.discard(room_id)
         self.log.info("room_adopted", room=room_id, epoch=self.store.fence.get(room_id))
         return room
 
