@@ -72,7 +72,8 @@ class Cluster:
         self.draining = False
         self.drain_timeout = 120.0
         self.failed: set[str] = set()  # rooms this node could not restore: left to others
-        self.adopting: set[str] = set()  # rooms being claimed and restored (not in memory yet)
+        # rooms being claimed and restored (not in memory yet) -> the room once it is here
+        self.adopting: dict[str, asyncio.Future[Room | None]] = {}
         self._on_drained = on_drained
         self._claim = self.client.register_script(CLAIM)
         self._claim_now = store.client.register_script(CLAIM)
@@ -247,11 +248,14 @@ class Cluster:
         """The room, here: loaded, or claimed now if nobody holds it (and it was not handed
         to another node). Raises ``Elsewhere`` when another node serves it, ``UnknownRoom``
         when it is not live anywhere."""
-        room = self.rooms.rooms.get(room_id)
+        room = await self._here(room_id)
         if room is not None:
             return room
         owner = await self.store.acall(lambda: self.owner(room_id))
         if owner is not None and owner[0] == self.node:
+            room = await self._here(room_id)  # (its adoption began meanwhile)
+            if room is not None:
+                return room
             # a lease of this node's name from before its restart: it runs out soon
             raise Elsewhere(room_id, "", "")
         if owner is not None:
@@ -260,35 +264,51 @@ class Cluster:
         alive = {n.node: n for n in await live_nodes(self.client)}
         if placed is not None and str(placed) in alive and str(placed) != self.node:
             raise Elsewhere(room_id, str(placed), alive[str(placed)].url)
-        if not (self.draining or self.rooms.draining) and await self.adopt(room_id) is not None:
-            return self.rooms.rooms[room_id]
-        room = self.rooms.rooms.get(room_id)  # adopted meanwhile by this node's own rounds
-        if room is not None:
-            return room
+        if not (self.draining or self.rooms.draining):
+            adopted = await self.adopt(room_id)
+            if adopted is not None:
+                return adopted
         owner = await self.owner(room_id)  # another node claimed it meanwhile
         if owner is not None:
             raise Elsewhere(room_id, *owner)
         raise UnknownRoom(f"no room {room_id!r}")
 
+    async def _here(self, room_id: str) -> Room | None:
+        """The room if it is in memory, or once this node's adoption of it is over."""
+        if room_id in self.adopting:
+            await self.adopt(room_id)
+        return self.rooms.rooms.get(room_id)
+
     async def adopt(self, room_id: str) -> Room | None:
         """Claim a live room nobody holds and restore it here from its snapshot and log
-        (its stored deadlines re-armed); ``None`` if another node got it first."""
-        if room_id in self.rooms.rooms or room_id in self.adopting:
-            return None  # here, or being adopted by another of this node's tasks
-        self.adopting.add(room_id)  # claimed but not in memory yet: not to be let go
+        (its stored deadlines re-armed); ``None`` if another node got it first. A room this
+        node is adopting already is awaited (a player's join and the node's round)."""
+        pending = self.adopting.get(room_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        if room_id in self.rooms.rooms:
+            return None
+        # claimed but not in memory yet: not to be let go by a round meanwhile
+        pending = self.adopting[room_id] = asyncio.get_running_loop().create_future()
+        room = None
         try:
-            if not await self.claim(room_id):
-                return None
-            try:
-                room = await self.rooms.adopt(room_id)
-            except Exception:
-                self.log.exception("room_adopt_failed", room=room_id)
-                self.failed.add(room_id)
-                with contextlib.suppress(redis.exceptions.RedisError):
-                    await self.release(room_id)
-                return None
+            room = await self._adopt(room_id)
         finally:
-            self.adopting.discard(room_id)
+            del self.adopting[room_id]
+            pending.set_result(room)  # (those waiting retry, should this one have failed)
+        return room
+
+    async def _adopt(self, room_id: str) -> Room | None:
+        if not await self.claim(room_id):
+            return None
+        try:
+            room = await self.rooms.adopt(room_id)
+        except Exception:
+            self.log.exception("room_adopt_failed", room=room_id)
+            self.failed.add(room_id)
+            with contextlib.suppress(redis.exceptions.RedisError):
+                await self.release(room_id)
+            return None
         self.log.info("room_adopted", room=room_id, epoch=self.store.fence.get(room_id))
         return room
 
