@@ -39,6 +39,7 @@ async def test_example_bot_full_match(server: PaijuServer, variant: str) -> None
     table = room.table
     assert table.phase == "finished"
     assert table.seats[0].kind == "human" and table.seats[0].name == "bridge bot"
+    assert table.seats[0].program  # its hello said a program plays it
     assert rep.failures == 0, report_text(rep)
     assert table.hand_scores  # hands were played and scored
 

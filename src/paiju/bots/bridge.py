@@ -220,7 +220,8 @@ class Bridge:
 
     async def _enter(self) -> None:
         """hello, then take the seat (join, or open a room from a preset), then ready."""
-        await self._send({"type": "hello", "protocol_version": 1, "client": CLIENT_NAME})
+        hello = {"type": "hello", "protocol_version": 1, "client": CLIENT_NAME, "bot": True}
+        await self._send(hello)
         await self._expect("welcome")
         room = self.options.room
         if self.room is not None and self.token:  # the room moved: the seat is still ours
