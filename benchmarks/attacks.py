@@ -4,7 +4,8 @@ limits; and the server's memory per stalled connection.
 The server (``paiju serve --memory``, default settings but no bot delays) runs pinned to
 core 0; the probes and, in a process of their own, the attackers run on core 1. Each probe
 table is an MCR room of one player and three bots; the probe answers every decision at once
-and times act -> next state. Attackers come from many loopback addresses (127.0.x.y), as a
+and times act -> next state (it answers each decision after 0.15 s, a person's pace within the
+message budget). Attackers come from many loopback addresses (127.0.x.y), as a
 botnet would, so that the per-connection defences are measured, not only the per-address cap.
 
     .venv/bin/python benchmarks/attacks.py [--seconds 8] [--probes 4]
@@ -55,6 +56,10 @@ async def open_ws(port: int, source: str, hello: bool = True) -> ClientConnectio
 # ---------------------------------------------------------------- probes
 
 
+#: Seconds a probe waits before it answers a decision.
+THINK = 0.15
+
+
 async def probe(port: int, n: int, stop: float, latencies: list[float]) -> None:
     """Play an MCR room against three bots, timing each act until the next state."""
     ws = await open_ws(port, f"127.0.0.{200 + n}")
@@ -64,6 +69,11 @@ async def probe(port: int, n: int, stop: float, latencies: list[float]) -> None:
     sent_at: float | None = None
     while time.monotonic() < stop:
         message = json.loads(await ws.recv())
+        if message["type"] == "error" and sent_at is not None:
+            # The act was refused (it raced a newer state): no state answers it, so it is not
+            # timed; the next state asks again. Logged, so a server that refuses good acts shows.
+            print(f"probe {n}: {message['code']}: {message['message']}", file=sys.stderr)
+            sent_at = None
         if message["type"] == "state":
             if sent_at is not None:
                 latencies.append(time.monotonic() - sent_at)
@@ -71,6 +81,9 @@ async def probe(port: int, n: int, stop: float, latencies: list[float]) -> None:
             if message["phase"] == "finished":
                 await ws.send(json.dumps({"type": "rematch"}))
             elif message["phase"] == "playing" and message["you"] in message["to_act"]:
+                # A person's pace: answering at once against instant bots would spend more
+                # than the connection's message budget (act costs 2 of 20 a second).
+                await asyncio.sleep(THINK)
                 legal = message["view"]["legal"]
                 await ws.send(json.dumps({"type": "act", "version": message["version"],
                                           "action": legal[0]}))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import io
+import itertools
 import sys
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -93,5 +94,14 @@ async def run_bridge(
     **options: Any,
 ) -> int:
     url = f"ws://127.0.0.1:{server.port}/"
-    bridge = Bridge(BridgeOptions(url=url, room=room, rate=0, **options), make, rep, check_room)
+    options = {"rate": 0, **options}
+    bridge = Bridge(
+        BridgeOptions(url=url, room=room, **options), make, rep, check_room, counted_seeds()
+    )
     return await bridge.run()
+
+
+def counted_seeds() -> Callable[[], str]:
+    """Client seeds that are the same in every run, so a seeded room deals the same hands."""
+    drawn = itertools.count()
+    return lambda: f"client-{next(drawn)}"

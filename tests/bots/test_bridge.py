@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from paiju.bots.bridge import Bridge, BridgeOptions
 from paiju.server.app import PaijuServer
 from tests.bots.conftest import (
     EXAMPLES,
@@ -38,6 +39,7 @@ async def test_example_bot_full_match(server: PaijuServer, variant: str) -> None
     table = room.table
     assert table.phase == "finished"
     assert table.seats[0].kind == "human" and table.seats[0].name == "bridge bot"
+    assert table.seats[0].program  # its hello said a program plays it
     assert rep.failures == 0, report_text(rep)
     assert table.hand_scores  # hands were played and scored
 
@@ -69,3 +71,40 @@ async def test_the_cli_plays_a_match_and_exits_0(server: PaijuServer) -> None:
     assert proc.returncode == 0, err.decode()
     assert room.table.phase == "finished"
     assert "match 1 over" in err.decode()
+
+
+def _client_seeds(server: PaijuServer, room: str) -> list[tuple[int, int, str]]:
+    """(hand, seat, seed) of every client seed the room stored."""
+    entries = server.store.entries(room)
+    seeds = [e.entry.data() for e in entries if e.entry.kind == "seed"]
+    return [(int(d["hand"]), int(d["seat"]), str(d["seed"])) for d in seeds]
+
+
+async def test_the_bridge_sends_a_fresh_client_seed_for_every_hand(server: PaijuServer) -> None:
+    room = server.rooms.create("dragon", bots=3, options={"hands": 3}, seed="seeds")
+    rep = reporter()
+    make = json_driver(python(EXAMPLES / "dragon_bot.py"), rep)
+    drawn = iter(f"bridge-seed-{n}" for n in range(100))
+    url = f"ws://127.0.0.1:{server.port}/"
+    bridge = Bridge(BridgeOptions(url=url, room=room.room_id, rate=0), make, rep,
+                    new_seed=lambda: next(drawn))
+    assert await asyncio.wait_for(bridge.run(), 60) == 0
+    seeds = _client_seeds(server, room.room_id)
+    # One seed per hand, each taken before that hand's deal (the first one before "ready").
+    hands = len(room.table.hand_scores)
+    assert hands >= 3
+    assert seeds[:hands] == [(h, 0, f"bridge-seed-{h}") for h in range(hands)]
+    # While the last hand is played the next one takes seeds (a match may go on): one more.
+    assert len(seeds) in (hands, hands + 1)
+    assert "seed_refused" not in report_text(rep)
+
+
+async def test_the_bridge_can_leave_its_seed_to_the_server(server: PaijuServer) -> None:
+    room = server.rooms.create("dragon", bots=3, options={"hands": 1}, seed="noseed")
+    rep = reporter()
+    make = json_driver(python(EXAMPLES / "dragon_bot.py"), rep)
+    code = await asyncio.wait_for(
+        run_bridge(server, room.room_id, make, rep, client_seed=False), 60
+    )
+    assert code == 0
+    assert _client_seeds(server, room.room_id) == []

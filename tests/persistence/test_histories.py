@@ -220,6 +220,23 @@ def test_verify_room_checks_every_record_and_names_a_deleted_one(tmp_path: Path)
     assert checks(verdicts) == [("chain", False)] and verdicts[0].record == 12
 
 
+def test_verify_room_reports_its_progress_record_by_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import paiju.persistence.verify as verify
+
+    monkeypatch.setattr(verify, "PROGRESS_EVERY", 8)
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    play(store, hands=3)
+    told: list[tuple[int, int]] = []
+    assert all(v.ok for v in verify_room(store, "r1", lambda d, t: told.append((d, t))))
+    records = len(store.entries("r1")) - 1
+    assert records > 2 * verify.PROGRESS_EVERY  # long enough for reports before the last
+    assert told[-1] == (records, records)
+    assert [d for d, _ in told] == sorted({d for d, _ in told})  # forward, never repeated
+    assert all(t == records and 0 < d <= t for d, t in told) and len(told) >= 3
+
+
 def test_paiju_verify_prints_a_verdict_per_check_and_fails_non_zero(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -242,6 +259,10 @@ def test_paiju_verify_prints_a_verdict_per_check_and_fails_non_zero(
     assert main(["verify", "--room", "r1", "--database", str(db)]) == 1
     assert "record 3" in capsys.readouterr().out
     assert main(["verify", "--room", "nope", "--database", str(db)]) == 1
+    good = tmp_path / "good.sqlite3"
+    play(SqliteStore(good))
+    assert main(["verify", "--room", "r1", "--database", str(good), "--quiet"]) == 0
+    assert capsys.readouterr().out.strip().endswith("verified")
 
 
 def test_the_key_is_made_once_with_mode_0600_and_kept(tmp_path: Path) -> None:

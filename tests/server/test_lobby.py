@@ -178,3 +178,33 @@ async def test_a_rematch_reseats_both_players_in_a_new_room(server: PaijuServer)
 )
 def test_good_names_are_kept_as_text(raw: str, shown: str) -> None:
     assert check_name(raw) == shown
+
+
+async def _seat_of_a_program(server: PaijuServer, bot: bool) -> dict[str, Any]:
+    """The seat a client takes after a hello that says ``bot``, as a second client sees it."""
+    room = server.rooms.create("dragon", options={"seats": 2})
+    program = await Client.open(server.port, hello=False)
+    await program.send({"type": "hello", "protocol_version": 1, "client": "t", "bot": bot})
+    await program.expect("welcome")
+    await program.send({"type": "join", "room": room.room_id, "name": "ada"})
+    await program.expect("joined")
+    person = await Client.open(server.port)
+    await person.send({"type": "join", "room": room.room_id, "name": "mei"})
+    state = await person.expect("state")
+    await program.close()
+    await person.close()
+    seat: dict[str, Any] = state["seats"][0]
+    assert seat["name"] == "ada" and seat["kind"] == "human"  # the seat stays a person's
+    return seat
+
+
+async def test_a_seat_taken_by_a_program_is_marked_for_everyone(server: PaijuServer) -> None:
+    assert (await _seat_of_a_program(server, bot=True))["program"] is True
+    assert (await _seat_of_a_program(server, bot=False))["program"] is False
+
+
+async def test_the_operator_can_keep_programs_unmarked() -> None:
+    from tests.server.conftest import running
+
+    async with running(show_programs=False) as server:
+        assert (await _seat_of_a_program(server, bot=True))["program"] is False

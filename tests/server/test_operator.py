@@ -171,7 +171,7 @@ async def test_an_invitation_hands_a_bots_seat_to_a_person_mid_match_once(
     assert joined["seat"] == 1 and joined["token"] != invite["token"]
     state = await mei.expect("state")
     assert state["seats"][1] == {"seat": 1, "kind": "human", "name": "Mei", "ready": True,
-                                 "connected": True, "trustee": False}
+                                 "connected": True, "trustee": False, "program": False}
     room = timed.rooms.get(room_id)
     if 1 in room.table.decisions.waiting:  # asked with a person's deadline, not a bot's
         assert state["deadline_ms"] is not None and state["deadline_ms"] > 500

@@ -248,3 +248,12 @@ def test_a_secret_answer_sends_nothing_to_seats_that_cannot_see_it() -> None:
     assert table.shown_version(1) == asked_1
     table.handle(1, Act(asked_1, "go"), 1.0)
     assert table.state.phase == "play"
+
+
+def test_a_program_seat_is_public_and_survives_the_store() -> None:
+    from paiju.table.seats import SeatSlot
+
+    slot = SeatSlot(kind="human", name="ada", program=True)
+    assert slot.public(0)["program"] is True and slot.public(0)["kind"] == "human"
+    assert SeatSlot.from_stored(slot.stored(0)).program is True
+    assert SeatSlot.from_stored({"kind": "human", "name": "old"}).program is False

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -62,7 +63,8 @@ class BridgeOptions:
     ``bots`` seats; ``None``: every seat but this one). ``loop`` keeps playing rematches;
     ``matches`` stops after that many matches (``None``: one, or no limit with ``loop``).
     ``hands`` leaves the room after that many hands (the server's trustee plays the rest).
-    ``rate`` caps the messages sent per second (0: no cap).
+    ``rate`` caps the messages sent per second (0: no cap). ``client_seed`` sends a random
+    client seed for every hand of a fair deal (docs/fairness.md), as the web client does.
     """
 
     url: str
@@ -77,6 +79,7 @@ class BridgeOptions:
     hands: int | None = None
     rate: float = 15.0
     answer_timeout: float = 30.0
+    client_seed: bool = True
 
     def match_limit(self) -> int | None:
         if self.matches is not None:
@@ -140,8 +143,10 @@ class Bridge:
         make_driver: DriverFactory,
         reporter: Reporter,
         check_room: RoomCheck | None = None,
+        new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
     ) -> None:
         self.options = options
+        self.new_seed = new_seed
         self.make_driver = make_driver
         self.reporter = reporter
         self.check_room = check_room
@@ -161,6 +166,9 @@ class Bridge:
         self.matches = 0
         self.hands = 0
         self.trustee: Bot | None = None
+        #: ``ready`` waits for the first state, so the first hand's seed goes before it.
+        self.ready_due = False
+        self.seeded: set[tuple[str, int]] = set()
 
     async def run(self) -> int:
         """Play until the match (or the last of ``matches``) ends: 0; ``BridgeFailed`` when
@@ -212,7 +220,8 @@ class Bridge:
 
     async def _enter(self) -> None:
         """hello, then take the seat (join, or open a room from a preset), then ready."""
-        await self._send({"type": "hello", "protocol_version": 1, "client": CLIENT_NAME})
+        hello = {"type": "hello", "protocol_version": 1, "client": CLIENT_NAME, "bot": True}
+        await self._send(hello)
         await self._expect("welcome")
         room = self.options.room
         if self.room is not None and self.token:  # the room moved: the seat is still ours
@@ -255,7 +264,7 @@ class Bridge:
         joined = await self._expect("joined")
         self.room, self.seat, self.token = joined["room"], joined["seat"], joined["token"]
         self.reporter.note(f"seated at seat {self.seat} of room {self.room}")
-        await self._send({"type": "ready", "ready": True})
+        self.ready_due = True
 
     async def _play(self) -> int:
         while True:
@@ -283,6 +292,10 @@ class Bridge:
     async def _state(self, state: dict[str, Any]) -> bool:
         """Handle one state; ``True`` when the bridge is done."""
         self.last_state = state
+        await self._client_seed(state)
+        if self.ready_due:
+            self.ready_due = False
+            await self._send({"type": "ready", "ready": True})
         phase = state["phase"]
         if phase == "closed":
             raise BridgeFailed(f"room {self.room} was closed")
@@ -308,6 +321,19 @@ class Bridge:
             await self._send({"type": "leave"})
             return True
         return False
+
+    async def _client_seed(self, state: dict[str, Any]) -> None:
+        """Send a fresh client seed for the hand that takes seeds now, once (a seed that
+        races the deal is refused with ``seed_refused``: the server draws one instead)."""
+        deal = state.get("deal") or {}
+        hand = deal.get("seed_hand")
+        if not self.options.client_seed or state.get("you") is None or hand is None:
+            return
+        key = (str(state["room"]), int(hand))
+        if deal.get("seed") is not None or key in self.seeded:
+            return
+        self.seeded.add(key)
+        await self._send({"type": "seed", "hand": hand, "seed": self.new_seed()})
 
     def _decision(self, state: dict[str, Any]) -> Decision | None:
         view = state.get("view")
@@ -358,6 +384,8 @@ class Bridge:
 
     async def _error(self, message: dict[str, Any]) -> None:
         code, text = message["code"], message["message"]
+        if code == "seed_refused":
+            return  # our seed came after the deal: the hand's seed for us is server-drawn
         if code == "rate_limited":
             await self._resync()
             return

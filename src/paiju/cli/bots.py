@@ -55,6 +55,7 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
         hands=args.hands,
         rate=args.rate,
         answer_timeout=args.answer_timeout,
+        client_seed=not args.no_client_seed,
     )
     return run_bridge(options, factory, reporter, factory.check)
 
@@ -164,6 +165,11 @@ def add_bot_commands(sub: Any) -> None:
         type=float,
         default=30.0,
         help="seconds the program may think where the server sets no earlier deadline",
+    )
+    run.add_argument(
+        "--no-client-seed",
+        action="store_true",
+        help="send no client seed before each hand (the server then draws the seat's)",
     )
     run.add_argument("program", nargs=argparse.REMAINDER, help="-- CMD ARGS...")
     run.set_defaults(func=cmd_bot_run)

@@ -45,6 +45,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _verify_room(args: argparse.Namespace) -> Any:
     """The verdicts on a stored room, or an exit code when it cannot be checked."""
+    from paiju.cli.tools import progress_bar
     from paiju.persistence.verify import verify_room
 
     found = stored_records(args)
@@ -55,7 +56,11 @@ def _verify_room(args: argparse.Namespace) -> Any:
         if store.get_room(args.room) is None:
             print(f"paiju: no room {args.room!r} in {where}", file=sys.stderr)
             return 1
-        return verify_room(store, args.room)
+        with progress_bar(args.quiet) as bar:
+            task = bar.add_task(f"replaying room {args.room}", total=None)
+            return verify_room(
+                store, args.room, lambda done, total: bar.update(task, completed=done, total=total)
+            )
     finally:
         store.close()
 
@@ -72,4 +77,5 @@ def add_verify_commands(sub: Any) -> None:
     verify.add_argument("--key", help="the server's public key (hex), as you got it")
     verify.add_argument("--room", help="check this room of the database instead")
     verify.add_argument("--database")
+    verify.add_argument("--quiet", action="store_true", help="no progress bar (--room)")
     verify.set_defaults(func=cmd_verify)

@@ -191,8 +191,15 @@ def _replay(document: dict[str, Any], entries: list[Entry]) -> str:
 # ---------------------------------------------------------------- a whole room
 
 
-def verify_room(store: Store, room_id: str) -> list[Verdict]:
-    """Every check of a stored room, up to the first failure."""
+#: How many records pass between two reports to a progress bar.
+PROGRESS_EVERY = 64
+
+
+def verify_room(
+    store: Store, room_id: str, progress: Callable[[int, int], None] | None = None
+) -> list[Verdict]:
+    """Every check of a stored room, up to the first failure; ``progress(done, total)`` is
+    told how many records have been replayed (for a bar: a long match has thousands)."""
     verdicts: list[Verdict] = []
     try:
         check_chain(store, room_id)
@@ -218,7 +225,9 @@ def verify_room(store: Store, room_id: str) -> list[Verdict]:
             "pre-chain", True, f"{pinned['actions']} actions and {pinned['hands']} hand results "
             "from before the chain: replayed, digest as pinned at the upgrade"))
     hands = actions = 0
-    for item in stored[1:]:
+    for done, item in enumerate(stored[1:], start=1):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(done, len(stored) - 1)
         try:
             record = parse(room_id, item.entry)
             rebuild.apply(record)
@@ -227,6 +236,8 @@ def verify_room(store: Store, room_id: str) -> list[Verdict]:
             return [*verdicts, Verdict("replay", False, text, item.entry.n)]
         hands += item.entry.kind == "hand"
         actions += item.entry.kind == "action"
+    if progress is not None:
+        progress(len(stored) - 1, len(stored) - 1)
     verdicts.append(Verdict("replay", True, f"{actions} actions replayed legally, {hands} hands "
                             "scored as the rules score them, snapshots and seeds as recorded"))
     return verdicts

@@ -382,6 +382,7 @@ class PaijuServer:
                     details={"supported": [p.PROTOCOL_VERSION]},
                 )
             session.greeted = True
+            session.program = message.bot
             session.send(
                 p.Welcome(
                     type="welcome",

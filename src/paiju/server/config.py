@@ -73,6 +73,7 @@ class ServerConfig(BaseSettings):
     history_key_file: StrictStr = ""
     timers: dict[StrictStr, Seconds] = Field(default_factory=lambda: {"turn": 30.0, "claim": 10.0})
     player_rooms: StrictBool = True
+    show_programs: StrictBool = True
     web_root: StrictStr = ""
     # Hostile clients (docs/security.md lists each limit with its close code or error).
     hello_timeout: Seconds = 5.0

@@ -122,9 +122,10 @@ class Players:
     async def _take_seat(self, session: Session, room: Room, seat: int | None, name: str) -> None:
         """Seat ``session`` in ``room`` (``seat``, or the first free one) with a new token."""
         token = new_token()
+        program = session.program and self.config.show_programs
 
         async def job(table: Table, now: float) -> tuple[int, list[Effect]]:
-            effects = table.handle(None, c.Join(name, seat), now)
+            effects = table.handle(None, c.Join(name, seat, program), now)
             taken = table.last_joined
             assert taken is not None
             # Without its token nobody could ever resume the seat: if it cannot be saved the

@@ -89,6 +89,8 @@ class Hello(_Message):
     type: Literal["hello"]
     protocol_version: int
     client: str = Field(default="", max_length=80)
+    #: This client is a program playing (the bot bridge): its seats show ``program``.
+    bot: bool = False
 
 
 class JoinRoom(_Message):
@@ -246,6 +248,8 @@ class SeatInfo(_Message):
     ready: bool
     connected: bool
     trustee: bool = False
+    #: The seat's player declared a program plays it (``hello.bot``); older servers omit it.
+    program: bool = False
 
 
 class DealInfo(_Message):

@@ -125,6 +125,7 @@ class Session:
         self.address = address
         self.kick: Kick = kick or (lambda code, reason: None)
         self.greeted = False
+        self.program = False  # hello.bot: a program plays for this connection
         self.room: Room | None = None
         self.seat: int | None = None
         self.strikes = 0

@@ -11,6 +11,8 @@ class Join:
 
     name: str
     seat: int | None = None
+    #: The player's client said it is a program (``hello.bot``) and the operator shows that.
+    program: bool = False
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ class SeatSlot:
     trustee: bool = False
     timeouts: int = 0
     away: bool = False
+    #: A person's seat played by a program they run (the bot bridge), as its client declared.
+    program: bool = False
 
     def public(self, seat: Seat) -> dict[str, Any]:
         """The seat as every client sees it."""
@@ -48,6 +50,7 @@ class SeatSlot:
             "ready": self.ready,
             "connected": self.connected,
             "trustee": self.trustee,
+            "program": self.program,
         }
 
     def stored(self, seat: Seat) -> dict[str, Any]:
@@ -68,6 +71,7 @@ class SeatSlot:
             trustee=bool(data.get("trustee", False)),
             timeouts=int(data.get("timeouts", 0)),
             away=bool(data.get("away", False)),
+            program=bool(data.get("program", False)),
         )
 
 
@@ -128,10 +132,14 @@ class Seats:
         """Every seat is a bot or a ready person."""
         return all(s.kind == "bot" or (s.kind == "human" and s.ready) for s in self.slots)
 
-    def seat_person(self, seat: Seat, name: str, *, ready: bool = False, connected: bool = True
-                    ) -> None:
-        """A person takes ``seat``."""
-        self.slots[seat] = SeatSlot(kind="human", name=name, ready=ready, connected=connected)
+    def seat_person(
+        self, seat: Seat, name: str, *, ready: bool = False, connected: bool = True,
+        program: bool = False,
+    ) -> None:
+        """A person takes ``seat`` (``program``: their client says a program plays it)."""
+        self.slots[seat] = SeatSlot(
+            kind="human", name=name, ready=ready, connected=connected, program=program
+        )
         self.bots.pop(seat, None)
         self._trustees.pop(seat, None)
 

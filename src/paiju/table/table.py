@@ -198,7 +198,7 @@ class Table(Keeping, Trustees, Output):
                 raise RoomFull(f"all {self.seat_count} seats are taken")
         elif not 0 <= seat < self.seat_count or self.seats.kind(seat) != "empty":
             raise SeatTaken(f"seat {seat} is not free")
-        self.seats.seat_person(seat, command.name)
+        self.seats.seat_person(seat, command.name, program=command.program)
         self.last_joined = seat
         return self._changed(now)
 

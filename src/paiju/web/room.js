@@ -49,6 +49,7 @@ function Waiting({ st }) {
       <span class="seatno">seat ${s.seat + 1}</span>
       <span class="who">${s.kind === "empty" ? "empty" : seatName(st, s.seat)}</span>
       ${s.kind === "bot" ? html`<span class="badge bot">bot</span>` : null}
+      ${s.program ? html`<span class="badge bot" title="a program plays this seat for its player">program</span>` : null}
       ${s.kind === "human" ? html`<span class=${`badge ${s.ready ? "ready" : "notready"}`}>${s.ready ? "ready" : "not ready"}</span>` : null}
       ${s.seat === st.you ? html`<span class="badge me">you</span>` : null}
       ${seated && s.kind === "empty" ? html`<button data-add-bot=${s.seat} onClick=${() => send({ type: "add_bot", seat: s.seat, level: 1 })}>Add bot</button>` : null}

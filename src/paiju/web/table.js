@@ -105,6 +105,7 @@ export function SeatHead({ st, seat, badges = [], children }) {
   return html`<div class=${`plate${turn ? " turn" : ""}${you ? " you" : ""}`} data-seat=${seat} data-turn=${turn}>
     <span class="name">${seatName(st, seat)}</span>
     ${info.kind === "bot" ? html`<span class="badge bot">bot</span>` : null}
+    ${info.program ? html`<span class="badge bot" title="a program plays this seat for its player">program</span>` : null}
     ${info.kind === "human" && !info.connected && !you ? html`<span class="badge off" title="disconnected">away</span>` : null}
     ${you ? html`<span class="badge me">you</span>` : null}
     ${badges.filter(Boolean).map((b) => html`<span class="badge">${b}</span>`)}
