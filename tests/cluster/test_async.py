@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
 import urllib.error
 import urllib.request
@@ -16,12 +17,13 @@ from typing import Any
 
 import pytest
 import redis
+from websockets.asyncio.client import connect
 
 from paiju.persistence.redisstore import RedisStore, key
 from paiju.persistence.restore import check_chain
 from paiju.persistence.store import actions
 from paiju.server.app import PaijuServer
-from tests.cluster.harness import Node, until
+from tests.cluster.harness import TOKEN, Node, until
 from tests.redisd import RedisServer
 from tests.server.client import Client
 from tests.server.conftest import running
@@ -93,6 +95,11 @@ async def test_a_stopped_redis_holds_up_the_action_but_not_the_node(
             seen = len(ann.seen)
             await act(ann, state)
             await asyncio.wait_for(ann.ws.ping(), 5)  # the node has read the act
+            # an operator's listing waits for Redis too, holding up nothing else
+            operator = await connect(f"{node_a.url}admin",
+                                     additional_headers={"Authorization": f"Bearer {TOKEN}"})
+            await operator.send(json.dumps({"type": "admin", "command": "list"}))
+            await asyncio.wait_for(operator.ping(), 5)
             for nonce in range(3):  # meanwhile the node answers everyone else at once
                 await other.send({"type": "ping", "nonce": str(nonce)})
                 pong = await asyncio.wait_for(other.expect("pong"), 5)
@@ -107,6 +114,9 @@ async def test_a_stopped_redis_holds_up_the_action_but_not_the_node(
             redis_own.proc.send_signal(signal.SIGCONT)
         acked = await ann.until_state(lambda s: s["version"] > state["version"])
         assert acked["hand"] == state["hand"]
+        listed = json.loads(await asyncio.wait_for(operator.recv(), 10))
+        assert [row["room"] for row in listed["result"]] == [made["room"]]
+        await operator.close()
         store = RedisStore(redis_own.url)
         logged = [a.action for a in actions(store, made["room"]) if a.seat == 0]
         assert logged == [state["view"]["legal"][0]]

@@ -248,6 +248,30 @@ class RedisStore:
         return [_room(created, status) for created, status in self.call(read)
                 if created is not None]
 
+    async def get_room_async(self, room_id: str) -> RoomRecord | None:
+        fields = await self.acall(
+            lambda: self.aclient.hmget(key("room", room_id), "created", "status"))
+        return _room(fields[0], fields[1]) if fields[0] is not None else None
+
+    async def list_rooms_async(self) -> list[RoomRecord]:
+        found = await self.acall(lambda: self.aclient.zrange(key("rooms"), 0, -1))
+        ids = [str(i) for i in found]
+        if not ids:
+            return []
+
+        async def read() -> list[Any]:
+            async with self.aclient.pipeline(transaction=False) as pipe:
+                for room_id in ids:
+                    pipe.hmget(key("room", room_id), "created", "status")
+                return await pipe.execute()
+
+        return [_room(created, status) for created, status in await self.acall(read)
+                if created is not None]
+
+    async def entries_async(self, room_id: str, start: int = 0) -> list[StoredEntry]:
+        rows = await self.acall(lambda: self.aclient.lrange(key("entries", room_id), start, -1))
+        return [_stored(row) for row in rows]
+
     def live_rooms(self) -> set[str]:
         """Rooms neither finished nor closed: those a cluster keeps owned."""
         return {str(room) for room in self.call(lambda: self.client.smembers(key("live")))}

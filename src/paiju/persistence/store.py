@@ -86,6 +86,18 @@ class AsyncAppender(Protocol):
         """``Store.restore_entries``, awaited: what rebuilding a room reads."""
         ...
 
+    async def get_room_async(self, room_id: str) -> RoomRecord | None:
+        """``Store.get_room``, awaited."""
+        ...
+
+    async def list_rooms_async(self) -> list[RoomRecord]:
+        """``Store.list_rooms``, awaited: the operators' listing."""
+        ...
+
+    async def entries_async(self, room_id: str, start: int = 0) -> list[StoredEntry]:
+        """``Store.entries``, awaited."""
+        ...
+
     async def save_token_async(self, token_hash: str, room_id: str, seat: int) -> None:
         """``Store.save_token``, awaited."""
         ...
@@ -181,11 +193,12 @@ def actions(store: Store, room_id: str) -> list[ActionRecord]:
     return found
 
 
-def hands(store: Store, room_id: str) -> list[HandRecord]:
-    """Every finished hand of a room: those stored before the chain, then the chained ones."""
-    chained = [
-        e.entry for e in store.entries(room_id) if e.entry.kind == HandRecord.kind
-    ]
+def hands(store: Store, room_id: str, stored: list[StoredEntry] | None = None
+          ) -> list[HandRecord]:
+    """Every finished hand of a room: those stored before the chain, then the chained ones
+    (of ``stored`` when the caller read the entries already)."""
+    read = store.entries(room_id) if stored is None else stored
+    chained = [e.entry for e in read if e.entry.kind == HandRecord.kind]
     found = store.legacy_hands(room_id)
     for entry in chained:
         data = entry.data()

@@ -17,7 +17,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from paiju.core.errors import GameError
-from paiju.persistence.store import Store, hands
+from paiju.persistence.store import RoomRecord, Store, async_appender, hands
 from paiju.server import protocol as p
 from paiju.server.errors import InvalidMessage, UnknownConnection, UnknownRoom
 from paiju.server.metrics import Metrics
@@ -123,9 +123,9 @@ class Admin:
             raise InvalidMessage(f"{request.command} needs a room")
         if request.command == "close":
             await self.rooms.close(request.room, "closed by the operator")
-            return self._stored_summary(request.room)
+            return await self._stored_summary(request.room)
         if request.command == "show" and request.room not in self.rooms.rooms:
-            return self._stored_summary(request.room)
+            return await self._stored_summary(request.room)
         room = self.rooms.get(request.room)
         if request.command in ("pause", "resume"):
             paused, reason = request.command == "pause", request.text or ""
@@ -156,7 +156,10 @@ class Admin:
         return await room.call(job)
 
     async def _list(self, request: p.AdminRequest) -> list[dict[str, Any]]:
-        return [self._room_row(r.room_id) for r in self.store.list_rooms()]
+        shared = async_appender(self.store)
+        records = (await shared.list_rooms_async() if shared is not None
+                   else self.store.list_rooms())
+        return [self._room_row(record) for record in records]
 
     async def _create(self, request: p.AdminRequest) -> Any:
         if request.variant is None and request.preset is None:
@@ -262,13 +265,19 @@ class Admin:
 
     # ------------------------------------------------------------------ stored rooms
 
-    def _stored_summary(self, room_id: str) -> dict[str, Any]:
+    async def _stored_summary(self, room_id: str) -> dict[str, Any]:
         """What ``show`` says of a room that is no longer in memory (finished and unloaded, or
-        closed): its stored record and hand results."""
-        record = self.store.get_room(room_id)
+        closed): its stored record and hand results (read without blocking the loop when the
+        store is shared)."""
+        shared = async_appender(self.store)
+        if shared is not None:
+            record = await shared.get_room_async(room_id)
+            stored = await shared.entries_async(room_id) if record is not None else None
+        else:
+            record, stored = self.store.get_room(room_id), None
         if record is None:
             raise UnknownRoom(f"no room {room_id!r}")
-        results = hands(self.store, room_id)
+        results = hands(self.store, room_id, stored)
         damaged = self.rooms.damaged.get(room_id)
         return ({"damaged": damaged} if damaged else {}) | {
             "room": record.room_id,
@@ -288,14 +297,12 @@ class Admin:
         """The phase an operator sees: ``damaged`` for a room refused at start."""
         return "damaged" if room_id in self.rooms.damaged else stored
 
-    def _room_row(self, room_id: str) -> dict[str, Any]:
-        record = self.store.get_room(room_id)
-        assert record is not None
-        live = self.rooms.rooms.get(room_id)
+    def _room_row(self, record: RoomRecord) -> dict[str, Any]:
+        live = self.rooms.rooms.get(record.room_id)
         return {
             "room": record.room_id,
             "variant": record.variant,
-            "phase": self._phase(room_id, record.phase),
+            "phase": self._phase(record.room_id, record.phase),
             "totals": record.totals,
             "live": live is not None,
             "paused": live is not None and live.paused,
