@@ -249,3 +249,19 @@ async def test_a_room_being_adopted_is_not_let_go_by_the_nodes_own_round(
         raw = redis.Redis.from_url(redis_own.url, decode_responses=True)
         assert raw.hget(key("lease", room_id), "node") == "b"
         assert b.cluster.holds(room_id) and room_id in b.rooms.rooms
+
+
+async def test_the_first_chain_check_reads_a_clustered_room_from_redis(
+    redis_own: RedisServer,
+) -> None:
+    store = RedisStore(redis_own.url, node="a", retry_for=5.0, timeout=0.5)
+    async with running(store, lease_ttl=LONG_LEASE, chain_check_delay=1.0) as a:
+        room = a.rooms.create("dragon", bots=3)  # waits for its player: it writes no more
+        raw = redis.Redis.from_url(redis_own.url, decode_responses=True)
+        assert raw.llen(key("entries", room.room_id)) > 1
+        first = json.loads(raw.lindex(key("entries", room.room_id), 1))
+        first[4] = "0" * 64  # entry 1 no longer matches its hash
+        raw.lset(key("entries", room.room_id), 1, json.dumps(first))
+        await until(lambda: room.room_id in a.rooms.damaged)
+        assert a.rooms.damaged[room.room_id].startswith("record 1:")
+        await until(lambda: room.room_id not in a.rooms.rooms)  # stopped

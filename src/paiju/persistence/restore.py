@@ -66,10 +66,12 @@ def check_genesis(room_id: str, stored: list[StoredEntry]) -> RoomCreated:
     return created
 
 
-def check_chain(store: Store, room_id: str) -> None:
-    """Check every stored record of a room: entry 0, each link and hash, no gap, and the
-    digest of the records from before the chain. Raises ``Damaged`` at the first failure."""
-    entries = store.chain(room_id)
+def check_chain(store: Store, room_id: str, entries: list[Entry] | None = None) -> None:
+    """Check every stored record of a room (``entries``, when the caller read them already):
+    entry 0, each link and hash, no gap, and the digest of the records from before the
+    chain. Raises ``Damaged`` at the first failure."""
+    if entries is None:
+        entries = store.chain(room_id)
     created = check_genesis(room_id, [StoredEntry(e) for e in entries[:1]])
     broken = first_break(entries, GENESIS_PREV, 0)
     if broken is not None:

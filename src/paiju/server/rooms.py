@@ -370,8 +370,11 @@ class RoomManager:
             room = self.rooms.get(room_id)
             if room is None:
                 continue
+            shared = async_appender(self.store)
             try:
-                check_chain(self.store, room_id)
+                chain = None if shared is None else [
+                    stored.entry for stored in await shared.entries_async(room_id)]
+                check_chain(self.store, room_id, chain)
             except Damaged as exc:
                 self.damaged[room_id] = f"record {exc.n}: {exc.reason}"
                 log.error("room_damaged", room=room_id, record=exc.n, reason=exc.reason)
