@@ -78,21 +78,30 @@ class Outbox:
             return
         self.frames.append(marker)
 
-    async def get(self) -> bytes | None:
-        """The next frame, or ``None`` once the box is ended and empty; markers reached on
-        the way are called."""
+    async def take(self) -> list[bytes] | None:
+        """Every frame queued up to the next marker (markers reached first are called), or
+        ``None`` once the box is ended and empty: what the writer sends in one write."""
         while True:
             while not self.frames:
                 if self.ended:
                     return None
                 self.ready.clear()
                 await self.ready.wait()
-            item = self.frames.popleft()
-            if isinstance(item, bytes):
+            batch: list[bytes] = []
+            while self.frames:
+                item = self.frames[0]
+                if not isinstance(item, bytes):
+                    if batch:
+                        break
+                    self.frames.popleft()
+                    item()
+                    continue
+                self.frames.popleft()
+                batch.append(item)
                 self.count -= 1
                 self.bytes -= len(item)
-                return item
-            item()
+            if batch:
+                return batch
 
     def end(self, drop: bool = False) -> None:
         """No more frames; the writer stops after what is queued (nothing, with ``drop``)."""

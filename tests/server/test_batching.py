@@ -1,0 +1,62 @@
+"""Frames a room queues for one connection together leave in one write to the socket, in
+order and intact; the writer takes them from the outbox as one batch."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.asyncio.server import ServerConnection, serve
+
+from paiju.server.intake import SlicedIntake, send_frames
+from paiju.server.sessions import Outbox
+
+FRAMES = [
+    b'{"type":"event","n":1}',
+    b'{"type":"state","view":"' + b"x" * 70_000 + b'"}',  # several TCP segments
+    b'{"type":"event","n":3,"text":"\xe4\xb8\xad"}',
+]
+
+
+@pytest.mark.parametrize("compression", ["deflate", None])
+async def test_a_batch_is_one_write_and_arrives_in_order(compression: str | None) -> None:
+    writes: list[int] = []
+
+    async def handler(connection: ServerConnection) -> None:
+        write = connection.transport.write
+
+        def counted(data: Any) -> None:
+            writes.append(len(data))
+            write(data)
+
+        connection.transport.write = counted  # type: ignore[method-assign]
+        await send_frames(connection, FRAMES)
+        connection.transport.write = write  # type: ignore[method-assign]  # the close's own
+        await connection.wait_closed()
+
+    async with serve(handler, "127.0.0.1", 0, create_connection=SlicedIntake,
+                     compression=compression) as server:
+        port = server.sockets[0].getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}/", compression=compression,
+                           max_size=None) as ws:
+            received = [await asyncio.wait_for(ws.recv(decode=False), 5) for _ in FRAMES]
+    assert received == FRAMES
+    assert len(writes) == 1
+
+
+async def test_the_writer_takes_every_frame_up_to_a_marker() -> None:
+    box = Outbox(max_frames=10, max_bytes=10_000)
+    called: list[str] = []
+    box.put(b"a")
+    box.put(b"b")
+    box.mark(lambda: called.append("m"))
+    box.put(b"c")
+    assert await box.take() == [b"a", b"b"]
+    assert called == []  # a and b are not written yet
+    assert await box.take() == [b"c"]
+    assert called == ["m"]
+    assert (box.count, box.bytes) == (0, 0)
+    box.end()
+    assert await box.take() is None
