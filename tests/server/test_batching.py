@@ -4,6 +4,7 @@ order and intact; the writer takes them from the outbox as one batch."""
 from __future__ import annotations
 
 import asyncio
+import tracemalloc
 from typing import Any
 
 import pytest
@@ -60,3 +61,26 @@ async def test_the_writer_takes_every_frame_up_to_a_marker() -> None:
     assert (box.count, box.bytes) == (0, 0)
     box.end()
     assert await box.take() is None
+
+
+async def test_an_idle_outbox_with_its_writer_waiting_is_small() -> None:
+    """Thousands of connections sit idle: their outboxes and waiting writers are most of what
+    paiju adds to the library's own memory per connection."""
+
+    async def writer(box: Outbox) -> None:
+        while await box.take() is not None:
+            pass
+
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        boxes = [Outbox(max_frames=10, max_bytes=10_000) for _ in range(200)]
+        waiting = [asyncio.create_task(writer(box)) for box in boxes]
+        await asyncio.sleep(0)
+        each = (tracemalloc.get_traced_memory()[0] - before) / len(boxes)
+    finally:
+        tracemalloc.stop()
+    for box in boxes:
+        box.end()
+    await asyncio.gather(*waiting)
+    assert each < 1800  # a deque and an asyncio.Event per box made it over 3,000 bytes
