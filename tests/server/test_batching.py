@@ -1,9 +1,11 @@
 """Frames a room queues for one connection together leave in one write to the socket, in
-order and intact; the writer takes them from the outbox as one batch."""
+order and intact; the writer takes them from the outbox as one batch. An idle connection
+(outbox, waiting writer, the library's connection object) stays small."""
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import tracemalloc
 from typing import Any
 
@@ -13,6 +15,8 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from paiju.server.intake import SlicedIntake, send_frames
 from paiju.server.sessions import Outbox
+from tests.server.client import Client
+from tests.server.conftest import running
 
 FRAMES = [
     b'{"type":"event","n":1}',
@@ -84,3 +88,15 @@ async def test_an_idle_outbox_with_its_writer_waiting_is_small() -> None:
         box.end()
     await asyncio.gather(*waiting)
     assert each < 1800  # a deque and an asyncio.Event per box made it over 3,000 bytes
+
+
+async def test_a_connection_keeps_the_library_s_compact_instance_dict() -> None:
+    """What paiju adds to the library's connection lives in slots: added to its instance
+    dict after ``__init__``, they made that dict one of its own (1.5 KiB more each)."""
+    async with running() as server:
+        client = await Client.open(server.port)
+        assert server._server is not None
+        (connection,) = server._server.connections
+        assert connection.log_id  # the session's id, set once the handshake was accepted
+        assert sys.getsizeof(connection.__dict__) < 800
+        await client.close()

@@ -39,6 +39,8 @@ class SlicedIntake(ServerConnection):
     """A server connection whose incoming bytes go to the library in ``SLICE``-sized slices
     while its queue of frames has room, and whose outgoing frames are joined into one write."""
 
+    __slots__ = ("backlog",)  # not in the library's instance dict (see ``GuardedConnection``)
+
     backlog: bytearray
 
     def connection_made(self, transport: BaseTransport) -> None:
