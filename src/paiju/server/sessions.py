@@ -133,12 +133,6 @@ class Session:
     The session never blocks its sender: a frame that does not fit the outbox (a client that
     stopped reading) drops what is queued and asks the connection to close with 1008."""
 
-    # Slots: one per connection, thousands of them idle.
-    __slots__ = (
-        "address", "arrived_at", "bucket", "close_code", "close_reason", "greeted", "kick",
-        "metrics", "outbox", "room", "seat", "session_id", "strikes",
-    )
-
     def __init__(
         self,
         session_id: str,
