@@ -5,9 +5,13 @@ messages go through compressed either way."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from websockets.asyncio.client import connect
+from websockets.frames import Frame
 
+from paiju.server.compression import SMALL
+from tests.server.client import Client
 from tests.server.conftest import running
 
 HELLO = json.dumps({"type": "hello", "protocol_version": 1})
@@ -41,3 +45,48 @@ async def test_the_context_can_be_kept() -> None:
 
 async def test_compression_can_be_off() -> None:
     assert await negotiated("off") == ""
+
+
+async def play_one_hand(port: int, room: str, compression: str | None) -> list[tuple[int, bool]]:
+    """Join ``room`` as seat 0 with a client that offers deflate or not, play its whole hand
+    (one dragon hand against bots), and return every data frame received: (its bytes once
+    decoded, whether it was compressed); every message read is checked against the schema."""
+    seen: list[tuple[int, bool]] = []
+    async with connect(f"ws://127.0.0.1:{port}/", compression=compression) as ws:
+        for extension in ws.protocol.extensions:
+            decode = extension.decode
+
+            def recorded(frame: Frame, *, max_size: int | None = None,
+                         decode: Any = decode) -> Frame:
+                decoded: Frame = decode(frame, max_size=max_size)
+                seen.append((len(decoded.data), frame.rsv1))
+                return decoded
+
+            extension.decode = recorded  # type: ignore[method-assign]
+        client = Client(ws)
+        await client.send(HELLO)
+        await client.expect("welcome")
+        await client.send({"type": "join", "room": room, "name": "p", "seat": 0})
+        await client.expect("joined")
+        await client.send({"type": "ready"})
+        state = await client.until_state(lambda s: s["phase"] == "playing")
+        while state["phase"] == "playing":
+            if 0 in state["to_act"]:
+                action = state["view"]["legal"][0]
+                await client.send({"type": "act", "version": state["version"], "action": action})
+            state = await client.until_state(lambda s, v=state["version"]: s["version"] > v)
+        assert state["phase"] in ("hand_over", "finished")
+    return seen
+
+
+async def test_compressed_and_plain_clients_read_the_same_hand() -> None:
+    async with running() as server:
+        rooms = [server.rooms.create("dragon", bots=3, bot_level=0, options={"hands": 1})
+                 for _ in range(2)]
+        compressed = await play_one_hand(server.port, rooms[0].room_id, "deflate")
+        plain = await play_one_hand(server.port, rooms[1].room_id, None)
+    assert plain == []  # no extension: nothing was compressed
+    assert any(rsv1 for _, rsv1 in compressed)
+    # Short messages go as they are; long ones (states) compressed.
+    assert all(not rsv1 for size, rsv1 in compressed if size < SMALL)
+    assert any(not rsv1 for _, rsv1 in compressed)

@@ -63,14 +63,21 @@ class GuardedConnection(SlicedIntake):
     connections are counted per address from the moment the socket is accepted, and takes in
     what its client sends a slice at a time (``paiju.server.intake``)."""
 
+    # Slots: attributes added to the library's connection after its ``__init__`` would turn
+    # its instance dict from one sharing its keys into one of its own, 1.5 KiB more per
+    # connection.
+    __slots__ = ("accepted_at", "address", "counted", "log_id", "peer")
+
     server_side: PaijuServer
-    accepted_at = 0.0
-    peer = ""
-    address = ""
-    counted = ""
-    log_id = ""  # the session's id, for the library's own log lines
+    accepted_at: float
+    peer: str
+    address: str
+    counted: str
+    log_id: str  # the session's id, for the library's own log lines
 
     def connection_made(self, transport: BaseTransport) -> None:
+        self.accepted_at = 0.0
+        self.peer = self.address = self.counted = self.log_id = ""
         super().connection_made(transport)
         self.server_side.arrived(self, transport)
 

@@ -1,4 +1,5 @@
-"""What a client sends, fed to the websockets library a slice at a time.
+"""What a client sends, fed to the websockets library a slice at a time; what it is sent,
+written to the socket in one piece per batch.
 
 permessage-deflate lets a few dozen bytes on the wire stand for a 64 KiB frame, and the
 library decodes every frame of what it is handed at once, before its flow control (pause
@@ -6,11 +7,16 @@ reading when ``max_queue`` frames wait) can act: one 256 KiB read of such frames
 gigabytes of decompressed text in the server. Handed over in slices, and not at all while the
 library's queue is full, the frames waiting per connection stay bounded by that queue plus
 one slice's worth; the rest waits here, still compressed, and the transport stops reading.
+
+The other way, the library writes each frame it encodes to the transport on its own: one
+system call (and one TCP segment) per frame. A room change that sends a connection several
+frames (an event and a state) goes out as one write instead (``send_frames``).
 """
 
 from __future__ import annotations
 
 from asyncio import BaseTransport
+from collections.abc import Sequence
 
 from websockets.asyncio.server import ServerConnection
 
@@ -20,9 +26,20 @@ from websockets.asyncio.server import ServerConnection
 SLICE = 1024
 
 
+async def send_frames(connection: ServerConnection, frames: Sequence[bytes]) -> None:
+    """Send each of ``frames`` (UTF-8 JSON) as a text message, in order, then wait for the
+    library's write buffer to drain as ``connection.send`` does; a ``SlicedIntake`` writes
+    them to the socket at once. Raises ``ConnectionClosed`` as ``send`` does."""
+    async with connection.send_context():
+        for frame in frames:
+            connection.protocol.send_text(frame)
+
+
 class SlicedIntake(ServerConnection):
     """A server connection whose incoming bytes go to the library in ``SLICE``-sized slices
-    while its queue of frames has room."""
+    while its queue of frames has room, and whose outgoing frames are joined into one write."""
+
+    __slots__ = ("backlog",)  # not in the library's instance dict (see ``GuardedConnection``)
 
     backlog: bytearray
 
@@ -55,3 +72,11 @@ class SlicedIntake(ServerConnection):
             chunk = bytes(self.backlog[:SLICE])
             del self.backlog[:SLICE]
             super().data_received(chunk)
+
+    def send_data(self) -> None:
+        writes = self.protocol.writes
+        # Joined unless one of them is the end of the stream (an empty write), which the
+        # library turns into a half-close.
+        if len(writes) > 1 and all(writes):
+            self.protocol.writes = [b"".join(writes)]
+        super().send_data()

@@ -23,6 +23,7 @@ from paiju.core.errors import GameError
 from paiju.server import protocol as p
 from paiju.server.config import ServerConfig
 from paiju.server.errors import RateLimited
+from paiju.server.intake import send_frames
 from paiju.server.metrics import Metrics
 from paiju.server.sessions import CLOSE_POLICY, Outbox, Session
 from paiju.server.throttle import LogLimiter, TokenBucket, message_cost
@@ -125,16 +126,19 @@ class Links:
 
     async def _writer(self, connection: ServerConnection, session: Session) -> None:
         timeout = self.config.send_timeout or None
-        while (frame := await session.outbox.get()) is not None:
+        while (frames := await session.outbox.take()) is not None:
             try:
                 async with asyncio.timeout(timeout):
-                    await connection.send(frame, text=True)
+                    await send_frames(connection, frames)
             except ConnectionClosed:
                 return
             except TimeoutError:
                 session.outbox.end(drop=True)
                 self.kick(connection, CLOSE_POLICY, SEND_TIMEOUT)
                 return
+            # Sent: an idle writer holds none of them (a state can be kilobytes, and the
+            # connections that have nothing to do are most of them).
+            frames.clear()
         if session.close_code:
             # After what was queued (the rate_limited errors, a taken_over message) went out.
             self.kick(connection, session.close_code, session.close_reason)

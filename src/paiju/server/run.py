@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import gc
 import ipaddress
 import os
 import secrets
@@ -19,6 +18,7 @@ from pathlib import Path
 from paiju.persistence.signing import HistoryKey
 from paiju.persistence.store import Store
 from paiju.server.app import PaijuServer
+from paiju.server.collector import Collector
 from paiju.server.config import ServerConfig
 
 #: The lock file a server holds in each data directory it writes to.
@@ -120,16 +120,6 @@ def data_folders(config: ServerConfig, memory: bool) -> list[Path]:
     return folders
 
 
-def settle_memory() -> None:
-    """Once the server has started (every room restored): collect, then freeze what is left
-    (the modules, the restored rooms) out of the collector's sight, so that its full
-    collections walk only what was made since (benchmarks/gc_pauses.py: over 2,500 rooms a
-    full collection drops from ~130 to ~50 ms; raising the thresholds instead made each
-    young collection tens of milliseconds long)."""
-    gc.collect()
-    gc.freeze()
-
-
 async def run_server(
     config: ServerConfig, store: Store, history_key: HistoryKey | None = None
 ) -> None:
@@ -143,7 +133,20 @@ async def run_server(
     warning = check_exposure(config)
     server = PaijuServer(config, store, config.admin_token, history_key)
     await server.start()
-    settle_memory()
+    # Once every room is restored: freeze what the server holds, then keep full collections
+    # rare (benchmarks/load.py: the pauses of automatic ones set the latency at 500 tables).
+    collector = Collector()
+    collector.start()
+    try:
+        await serve_until_stopped(config, server, warning)
+    finally:
+        collector.stop()
+
+
+async def serve_until_stopped(
+    config: ServerConfig, server: PaijuServer, warning: str | None
+) -> None:
+    """Announce the server, then serve until it has stopped (see ``run_server``)."""
     if not config.admin_token:
         try:
             server.admin_token = resolve_admin_token(config)

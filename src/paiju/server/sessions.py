@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections import deque
 from collections.abc import Callable
 
 from paiju.server import protocol as p
@@ -45,16 +44,26 @@ Marker = Callable[[], None]
 
 class Outbox:
     """Frames waiting for the writer, bounded by count and by bytes, and markers between
-    them (called when the writer reaches them; they count for neither bound)."""
+    them (called when the writer reaches them; they count for neither bound).
+
+    Most connections are idle most of the time, so an empty box is kept small: a list
+    rather than a deque (whose first block is some 600 bytes), and the writer's wake-up
+    made only while it waits rather than an ``asyncio.Event`` (with its own deque)."""
+
+    __slots__ = ("_wake", "bytes", "count", "ended", "frames", "max_bytes", "max_frames")
 
     def __init__(self, max_frames: int, max_bytes: int) -> None:
         self.max_frames = max_frames
         self.max_bytes = max_bytes
-        self.frames: deque[bytes | Marker] = deque()
+        self.frames: list[bytes | Marker] = []
         self.count = 0
         self.bytes = 0
-        self.ready = asyncio.Event()
         self.ended = False
+        self._wake: asyncio.Future[None] | None = None
+
+    def _ready(self) -> None:
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
 
     def put(self, frame: bytes) -> bool:
         """Queue ``frame``; ``False`` (and nothing queued) if the box is full or ended."""
@@ -65,7 +74,7 @@ class Outbox:
         self.frames.append(frame)
         self.count += 1
         self.bytes += len(frame)
-        self.ready.set()
+        self._ready()
         return True
 
     def mark(self, marker: Marker) -> None:
@@ -78,29 +87,44 @@ class Outbox:
             return
         self.frames.append(marker)
 
-    async def get(self) -> bytes | None:
-        """The next frame, or ``None`` once the box is ended and empty; markers reached on
-        the way are called."""
+    async def take(self) -> list[bytes] | None:
+        """Every frame queued up to the next marker (markers reached first are called), or
+        ``None`` once the box is ended and empty: what the writer sends in one write."""
         while True:
             while not self.frames:
                 if self.ended:
                     return None
-                self.ready.clear()
-                await self.ready.wait()
-            item = self.frames.popleft()
-            if isinstance(item, bytes):
-                self.count -= 1
-                self.bytes -= len(item)
-                return item
-            item()
+                self._wake = asyncio.get_running_loop().create_future()
+                try:
+                    await self._wake
+                finally:
+                    self._wake = None
+            while self.frames and not isinstance(marker := self.frames[0], bytes):
+                del self.frames[0]
+                marker()
+            batch = self._leading_frames()
+            if batch:
+                return batch
+
+    def _leading_frames(self) -> list[bytes]:
+        """Take the frames before the first marker (all of them, almost always)."""
+        batch: list[bytes] = []
+        for item in self.frames:
+            if not isinstance(item, bytes):
+                break
+            batch.append(item)
+            self.bytes -= len(item)
+        self.count -= len(batch)
+        self.frames = self.frames[len(batch):] if len(batch) < len(self.frames) else []
+        return batch
 
     def end(self, drop: bool = False) -> None:
         """No more frames; the writer stops after what is queued (nothing, with ``drop``)."""
         self.ended = True
         if drop:
-            self.frames.clear()
+            self.frames = []
             self.bytes = self.count = 0
-        self.ready.set()
+        self._ready()
 
 
 class Session:

@@ -1,0 +1,102 @@
+"""Frames a room queues for one connection together leave in one write to the socket, in
+order and intact; the writer takes them from the outbox as one batch. An idle connection
+(outbox, waiting writer, the library's connection object) stays small."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tracemalloc
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.asyncio.server import ServerConnection, serve
+
+from paiju.server.intake import SlicedIntake, send_frames
+from paiju.server.sessions import Outbox
+from tests.server.client import Client
+from tests.server.conftest import running
+
+FRAMES = [
+    b'{"type":"event","n":1}',
+    b'{"type":"state","view":"' + b"x" * 70_000 + b'"}',  # several TCP segments
+    b'{"type":"event","n":3,"text":"\xe4\xb8\xad"}',
+]
+
+
+@pytest.mark.parametrize("compression", ["deflate", None])
+async def test_a_batch_is_one_write_and_arrives_in_order(compression: str | None) -> None:
+    writes: list[int] = []
+
+    async def handler(connection: ServerConnection) -> None:
+        write = connection.transport.write
+
+        def counted(data: Any) -> None:
+            writes.append(len(data))
+            write(data)
+
+        connection.transport.write = counted  # type: ignore[method-assign]
+        await send_frames(connection, FRAMES)
+        connection.transport.write = write  # type: ignore[method-assign]  # the close's own
+        await connection.wait_closed()
+
+    async with serve(handler, "127.0.0.1", 0, create_connection=SlicedIntake,
+                     compression=compression) as server:
+        port = server.sockets[0].getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}/", compression=compression,
+                           max_size=None) as ws:
+            received = [await asyncio.wait_for(ws.recv(decode=False), 5) for _ in FRAMES]
+    assert received == FRAMES
+    assert len(writes) == 1
+
+
+async def test_the_writer_takes_every_frame_up_to_a_marker() -> None:
+    box = Outbox(max_frames=10, max_bytes=10_000)
+    called: list[str] = []
+    box.put(b"a")
+    box.put(b"b")
+    box.mark(lambda: called.append("m"))
+    box.put(b"c")
+    assert await box.take() == [b"a", b"b"]
+    assert called == []  # a and b are not written yet
+    assert await box.take() == [b"c"]
+    assert called == ["m"]
+    assert (box.count, box.bytes) == (0, 0)
+    box.end()
+    assert await box.take() is None
+
+
+async def test_an_idle_outbox_with_its_writer_waiting_is_small() -> None:
+    """Thousands of connections sit idle: their outboxes and waiting writers are most of what
+    paiju adds to the library's own memory per connection."""
+
+    async def writer(box: Outbox) -> None:
+        while await box.take() is not None:
+            pass
+
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        boxes = [Outbox(max_frames=10, max_bytes=10_000) for _ in range(200)]
+        waiting = [asyncio.create_task(writer(box)) for box in boxes]
+        await asyncio.sleep(0)
+        each = (tracemalloc.get_traced_memory()[0] - before) / len(boxes)
+    finally:
+        tracemalloc.stop()
+    for box in boxes:
+        box.end()
+    await asyncio.gather(*waiting)
+    assert each < 1800  # a deque and an asyncio.Event per box made it over 3,000 bytes
+
+
+async def test_a_connection_keeps_the_library_s_compact_instance_dict() -> None:
+    """What paiju adds to the library's connection lives in slots: added to its instance
+    dict after ``__init__``, they made that dict one of its own (1.5 KiB more each)."""
+    async with running() as server:
+        client = await Client.open(server.port)
+        assert server._server is not None
+        (connection,) = server._server.connections
+        assert connection.log_id  # the session's id, set once the handshake was accepted
+        assert sys.getsizeof(connection.__dict__) < 800
+        await client.close()

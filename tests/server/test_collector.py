@@ -1,0 +1,99 @@
+"""The collector policy of ``paiju serve``: young collections with a freeze every tick, a
+full collection (a thaw) only after memory grew enough and long enough after the last one."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from paiju.server.collector import NEVER, Collector, CollectorPolicy
+
+
+class Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture(autouse=True)
+def thawed() -> Iterator[None]:
+    """Each test starts and ends with nothing frozen and the thresholds it found."""
+    thresholds = gc.get_threshold()
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
+def test_a_thaw_needs_both_growth_and_spacing() -> None:
+    policy = CollectorPolicy(growth=1.5, spacing=60.0)
+    policy.settled(now=100.0, memory=1000)
+    assert policy.step(now=101.0, memory=1000) == "young"
+    assert policy.step(now=101.0, memory=5000) == "young"  # grown, but too soon
+    assert policy.step(now=200.0, memory=1499) == "young"  # long enough, not grown enough
+    assert policy.step(now=160.0, memory=1500) == "thaw"
+
+
+def test_growth_is_measured_from_the_last_thaw() -> None:
+    policy = CollectorPolicy(growth=1.5, spacing=60.0)
+    policy.settled(now=0.0, memory=1000)
+    assert policy.step(now=60.0, memory=2000) == "thaw"
+    policy.settled(now=60.0, memory=2000)
+    assert policy.step(now=500.0, memory=2900) == "young"
+    assert policy.step(now=500.0, memory=3000) == "thaw"
+
+
+def test_a_tick_freezes_what_survived_and_collects_young_garbage() -> None:
+    memory = [1000]
+    collector = Collector(memory=lambda: memory[0])
+    collector.policy.settled(now=0.0, memory=1000)
+    garbage = Cycle()
+    gone = weakref.ref(garbage)
+    del garbage
+    kept = {"tables": [object() for _ in range(3)]}
+    assert collector.run_once(now=1.0) == "young"
+    assert gone() is None
+    assert gc.get_freeze_count() > 0
+    assert all(o is not kept for o in gc.get_objects())  # frozen: out of the walks
+
+
+def test_a_thaw_reclaims_cycles_that_were_frozen_alive() -> None:
+    memory = [1000]
+    collector = Collector(memory=lambda: memory[0])
+    collector.policy.settled(now=0.0, memory=1000)
+    left = Cycle()
+    gone = weakref.ref(left)
+    assert collector.run_once(now=1.0) == "young"  # frozen while still in use
+    del left
+    assert collector.run_once(now=2.0) == "young"
+    assert gone() is not None  # out of sight of young collections
+    memory[0] = 1600
+    assert collector.run_once(now=61.0) == "thaw"
+    assert gone() is None
+    assert collector.thaws == 1
+    assert gc.get_freeze_count() > 0  # what is left is frozen again
+    assert collector.run_once(now=130.0) == "young"  # no growth since the thaw
+
+
+async def test_while_running_full_collections_never_start_by_themselves() -> None:
+    before = gc.get_threshold()
+    ticks = [0]
+
+    def reading() -> int:
+        ticks[0] += 1
+        return 1
+
+    collector = Collector(tick=0.001, memory=reading)
+    collector.start()
+    try:
+        assert gc.get_threshold() == (before[0], before[1], NEVER)
+        async with asyncio.timeout(5):
+            while ticks[0] < 3:  # the start's reading, then ticks
+                await asyncio.sleep(0.001)
+    finally:
+        collector.stop()
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
