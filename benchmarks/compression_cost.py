@@ -17,24 +17,14 @@ import random
 import time
 import zlib
 
-from paiju.engines.registry import get_engine
+from gc_pauses import new_table  # the same seated MCR tables (benchmarks/ is on the path)
+
 from paiju.server.wire import encode_bytes
-from paiju.table.commands import Act, Join, Ready
+from paiju.table.commands import Act
 from paiju.table.effects import Send
-from paiju.table.table import HAND_OVER, PLAYING, Table, TableSettings
+from paiju.table.table import HAND_OVER, PLAYING
 
 WINDOW_BITS = 12
-
-
-def new_table(n: int) -> Table:
-    engine = get_engine("mcr")
-    table = Table(f"r{n}", engine, engine.normalize_options({}), f"cc/{n}",
-                  TableSettings(timers={}), lambda s, lv: None)  # type: ignore[arg-type,return-value]
-    for seat in range(4):
-        table.handle(None, Join(f"p{seat}"), 0.0)
-    for seat in range(4):
-        table.handle(seat, Ready(), 0.0)
-    return table
 
 
 def frames(actions: int) -> list[bytes]:
