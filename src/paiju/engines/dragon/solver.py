@@ -19,14 +19,15 @@ it against a brute force over every subset, order and orientation. ``solve_cache
 memo on the sorted hand for the engine and bots, where the same hand is asked for again.
 
 ``arrangements`` enumerates every valid arrangement (for ``legal_actions``): for each
-leftover that passes the test, every trail from an odd pip (or any pip), canonicalised so a
-chain and its reverse count once.
+leftover that passes the test, every trail from the lower odd pip (or from every pip of a
+closed chain), canonicalised so a chain and its reverse count once. The trails of a multiset
+are kept for the hand's other leftovers, which share most of their tiles.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from paiju.engines.dragon.rules import DEFAULT_SCORING, ScoringOptions
@@ -233,18 +234,29 @@ _INCIDENT: tuple[tuple[tuple[Kind, int], ...], ...] = tuple(
 )
 
 
-def _trails(v: int, counts: list[int], left: int, laid: list[Laid]) -> Iterator[tuple[Laid, ...]]:
-    """Every trail from pip ``v`` that uses exactly the ``left`` tiles counted in ``counts``."""
-    if left == 0:
-        yield tuple(laid)
-        return
+#: A multiset of kinds as one int: two bits of count per kind (a kind has at most 2 copies).
+_UNIT = tuple(1 << 2 * k for k in range(KIND_COUNT))
+
+Chains = tuple[tuple[Laid, ...], ...]
+
+
+def _trails(v: int, tiles: int, memo: dict[tuple[int, int], Chains]) -> Chains:
+    """Every trail from pip ``v`` that uses exactly the tiles of multiset ``tiles``.
+
+    ``memo`` is shared by the leftovers of one hand: their complements differ by a tile or
+    two, so the trails of what is left after the first few tiles are worked out once."""
+    if not tiles:
+        return ((),)
+    found = memo.get((v, tiles))
+    if found is not None:
+        return found
+    trails: list[tuple[Laid, ...]] = []
     for k, w in _INCIDENT[v]:
-        if counts[k]:
-            counts[k] -= 1
-            laid.append((v + 1, w + 1))
-            yield from _trails(w, counts, left - 1, laid)
-            laid.pop()
-            counts[k] += 1
+        if tiles >> 2 * k & 3:
+            step = ((v + 1, w + 1),)
+            trails += [step + rest for rest in _trails(w, tiles - _UNIT[k], memo)]
+    found = memo[(v, tiles)] = tuple(trails)
+    return found
 
 
 def canonical_chain(chain: Sequence[Laid]) -> tuple[Laid, ...]:
@@ -255,13 +267,14 @@ def canonical_chain(chain: Sequence[Laid]) -> tuple[Laid, ...]:
 
 
 def _trail_starts(kinds: Sequence[Kind]) -> list[int]:
-    """The pips a chain of ``kinds`` can start from: its odd-degree pips if any (an Euler
-    trail must start at one of them), else every pip it touches."""
+    """The pips to read every chain of ``kinds`` from: the lower odd-degree pip if any (an
+    Euler trail runs between the two odd pips, so reading from one of them meets every chain
+    once), else every pip it touches (a closed chain may be read from any of them)."""
     parity = 0
     for k in kinds:
         parity ^= _PARITY[k]
     if parity:
-        return [v for v in range(6) if parity >> v & 1]
+        return [(parity & -parity).bit_length() - 1]
     return sorted({p for k in kinds for p in (_LOW[k], _HIGH[k])})
 
 
@@ -282,16 +295,15 @@ def arrangements(hand: tuple[Kind, ...]) -> frozenset[tuple[tuple[Laid, ...], tu
     chains that differ only by which copy is where are one arrangement.
     """
     found: set[tuple[tuple[Laid, ...], tuple[Kind, ...]]] = set()
+    memo: dict[tuple[int, int], Chains] = {}
     for leftover in _leftovers(hand):
         rest = list(hand)
         for k in leftover:
             rest.remove(k)
         if not chainable(rest):
             continue
-        counts = [0] * KIND_COUNT
-        for k in rest:
-            counts[k] += 1
+        tiles = sum(_UNIT[k] for k in rest)
         for v in _trail_starts(rest):
-            for trail in _trails(v, counts, len(rest), []):
-                found.add((canonical_chain(trail), leftover))
+            trails = _trails(v, tiles, memo)
+            found.update((canonical_chain(trail), leftover) for trail in trails)
     return frozenset(found)
