@@ -16,9 +16,11 @@ import math
 import secrets
 import socket
 import ssl
+import sys
 from asyncio import BaseTransport, Transport
+from collections.abc import Callable
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -32,7 +34,6 @@ from paiju.persistence.store import Store
 from paiju.server import protocol as p
 from paiju.server.admin import Admin
 from paiju.server.admission import AddressCounts, AdminGate, Origins, Proxies
-from paiju.server.cluster import cluster_of, page_sources
 from paiju.server.compression import deflate
 from paiju.server.config import ServerConfig
 from paiju.server.errors import HelloRequired, UnsupportedVersion
@@ -47,6 +48,9 @@ from paiju.server.players import Players
 from paiju.server.rooms import RoomManager
 from paiju.server.sessions import CLOSE_GOING_AWAY, Session
 from paiju.server.throttle import LogLimiter
+
+if TYPE_CHECKING:
+    from paiju.server.cluster import Cluster
 
 log = structlog.get_logger("paiju.server")
 
@@ -119,8 +123,8 @@ class PaijuServer:
         self.admin_gate = AdminGate(config.admin_backoff, config.admin_backoff_max)
         self._server: Server | None = None
         self.verified: asyncio.Task[None] | None = None  # the restored rooms' chain check
-        self.cluster = cluster_of(config, store, self.rooms, self._drained)
-        self._connect = page_sources(config) if self.cluster is not None else []
+        self.cluster = _cluster_of(config, store, self.rooms, self._drained)
+        self._connect = _page_sources(config) if self.cluster is not None else []
         self._web_root = web_root(config.web_root)
         self._tls = tls_context(config)
 
@@ -425,3 +429,21 @@ def tls_context(config: ServerConfig) -> ssl.SSLContext | None:
             f"{config.tls_key_file}: {exc}"
         ) from None
     return context
+
+
+def _cluster_of(
+    config: ServerConfig, store: Store, rooms: RoomManager, on_drained: Callable[[], None]
+) -> Cluster | None:
+    """This node's cluster, if its store is Redis. A Redis store's module is loaded whenever
+    one exists, so a node without one never imports the Redis client (some 70 ms of start)."""
+    if "paiju.persistence.redisstore" not in sys.modules:
+        return None
+    from paiju.server.cluster import cluster_of
+
+    return cluster_of(config, store, rooms, on_drained)
+
+
+def _page_sources(config: ServerConfig) -> list[str]:
+    from paiju.server.cluster import page_sources
+
+    return page_sources(config)

@@ -35,7 +35,7 @@ from paiju.server.config import ServerConfig
 from paiju.server.errors import UnknownRoom
 from paiju.server.lobby import room_rows
 from paiju.server.nodes import CLAIM, RELEASE, RENEW, NodeInfo, designated, live_nodes
-from paiju.server.rooms import Recipient, Room, RoomManager
+from paiju.server.rooms import Elsewhere, Recipient, Room, RoomManager
 from paiju.server.sessions import Session
 from paiju.table.table import CLOSED, FINISHED, PLAYING
 
@@ -48,14 +48,6 @@ DRAIN_POLL = 0.1
 #: Rooms claimed, restored or let go at once: their round trips overlap, so that the
 #: failover of a thousand rooms does not wait for them one after the other.
 GROUP = 32
-
-
-class Elsewhere(Exception):
-    """The room is served by another node (``url``; empty: between owners)."""
-
-    def __init__(self, room_id: str, node: str, url: str) -> None:
-        super().__init__(f"room {room_id} is on node {node or '(none yet)'}")
-        self.room_id, self.node, self.url = room_id, node, url
 
 
 class Cluster:

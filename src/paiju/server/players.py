@@ -13,7 +13,6 @@ import structlog
 from paiju.core.errors import GameError
 from paiju.persistence.store import Store, async_appender
 from paiju.server import protocol as p
-from paiju.server.cluster import Elsewhere
 from paiju.server.config import ServerConfig
 from paiju.server.errors import (
     AlreadyJoined,
@@ -26,7 +25,7 @@ from paiju.server.errors import (
     SpectatorsFull,
 )
 from paiju.server.lobby import check_name, lobby_message
-from paiju.server.rooms import Room, RoomManager
+from paiju.server.rooms import Elsewhere, Room, RoomManager
 from paiju.server.sessions import CLOSE_TAKEN_OVER, Session, new_token, token_hash
 from paiju.table import commands as c
 from paiju.table.effects import Effect

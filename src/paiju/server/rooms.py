@@ -36,6 +36,15 @@ __all__ = ["TICK_RETRY", "Recipient", "Room", "RoomJob", "RoomManager", "usable_
 log = structlog.get_logger("paiju.rooms")
 
 
+class Elsewhere(Exception):
+    """The room is served by another node (``url``; empty: between owners). Here, not in
+    ``paiju.server.cluster``, so that a node without a cluster never imports Redis's client."""
+
+    def __init__(self, room_id: str, node: str, url: str) -> None:
+        super().__init__(f"room {room_id} is on node {node or '(none yet)'}")
+        self.room_id, self.node, self.url = room_id, node, url
+
+
 class ClusterSide(Protocol):
     """What the rooms need of cluster mode (``paiju.server.cluster.Cluster``)."""
 
