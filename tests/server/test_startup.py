@@ -13,7 +13,8 @@ from paiju.server.app import PaijuServer
 from paiju.server.config import ServerConfig
 server = PaijuServer(ServerConfig(), MemoryStore(), "t" * 32)
 assert server.cluster is None
-print(sorted(m for m in sys.modules if m == "redis" or m.startswith(("redis.", "paiju.server.cluster"))))
+loaded = [m for m in sys.modules if m.split(".")[0] == "redis" or m == "paiju.server.cluster"]
+print(sorted(loaded))
 """
 
 
