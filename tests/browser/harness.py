@@ -5,6 +5,7 @@ generous timers, and helpers to watch a page for foreign requests and console er
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 import shutil
@@ -110,9 +111,17 @@ class LiveServer:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
 
     def stop(self) -> None:
-        self.call(self.server.stop())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+        """Stop the server; its loop ends even when the stop does not, so a node that hung
+        cannot go on beating into the next test's Redis. A hung stop fails with the stacks of
+        the tasks it waited on."""
+        try:
+            self.call(self.server.stop())
+        except TimeoutError:
+            stacks = self.call(_task_stacks(), timeout=5)
+            raise AssertionError(f"the server did not stop in 30 s; its tasks:\n{stacks}") from None
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
 
     @property
     def url(self) -> str:
@@ -191,3 +200,12 @@ class Watch:
     def assert_clean(self) -> None:
         assert self.foreign() == [], f"requests outside {self.origin}: {self.foreign()}"
         assert self.errors == [], f"console errors: {self.errors}"
+
+
+async def _task_stacks() -> str:
+    """Where every other task of the running loop waits (for a stop that hung)."""
+    out = io.StringIO()
+    for task in asyncio.all_tasks():
+        if task is not asyncio.current_task():
+            task.print_stack(limit=8, file=out)
+    return out.getvalue()

@@ -52,9 +52,11 @@ def test_the_page_follows_its_room_to_another_node_and_plays_on(
         page.watch.requests = [u for u in page.watch.requests
                                if not u.startswith(f"ws://127.0.0.1:{port_a}/")]
     finally:
-        page.close()
-        b.stop()
-        a.stop()
+        try:
+            page.close()
+            b.stop()
+        finally:
+            a.stop()  # whatever became of b: a left running would beat into later tests
 
 
 async def _until_seated(live: LiveServer, room: str) -> None:
