@@ -17,12 +17,11 @@ import random
 import time
 import zlib
 
-from gc_pauses import new_table  # the same seated MCR tables (benchmarks/ is on the path)
+from gc_pauses import new_table, playing  # the same MCR tables (benchmarks/ is on the path)
 
 from paiju.server.wire import encode_bytes
 from paiju.table.commands import Act
 from paiju.table.effects import Send
-from paiju.table.table import HAND_OVER, PLAYING
 
 WINDOW_BITS = 12
 
@@ -35,12 +34,7 @@ def frames(actions: int) -> list[bytes]:
     sent: list[bytes] = []
     for _ in range(actions):
         k = rng.randrange(len(tables))
-        while tables[k].phase != PLAYING:
-            if tables[k].phase == HAND_OVER:
-                tables[k].tick(1e9)
-            else:
-                made += 1
-                tables[k] = new_table(made)
+        made = playing(tables, k, made)
         table = tables[k]
         seat = min(table.decisions.waiting)
         legal = table.engine.view(table.state, seat)["legal"]

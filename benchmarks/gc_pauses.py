@@ -39,6 +39,18 @@ from paiju.table.table import HAND_OVER, PLAYING, Table, TableSettings
 TICK_ACTIONS = 600
 
 
+def playing(tables: list[Table], k: int, made: int) -> int:
+    """Bring table ``k`` to a decision: deal its next hand, or seat a new table once its
+    match is over. Returns how many tables have been made."""
+    while tables[k].phase != PLAYING:
+        if tables[k].phase == HAND_OVER:
+            tables[k].tick(1e9)
+        else:
+            made += 1
+            tables[k] = new_table(made)
+    return made
+
+
 def new_table(n: int) -> Table:
     engine = get_engine("mcr")
     table = Table(f"r{n}", engine, engine.normalize_options({}), f"gc/{n}",
@@ -83,12 +95,7 @@ def run(mode: str, count: int, actions: int) -> str:
         if ticking and n % TICK_ACTIONS == 0:
             collector.run_once(time.process_time())
         k = rng.randrange(count)
-        while tables[k].phase != PLAYING:
-            if tables[k].phase == HAND_OVER:
-                tables[k].tick(1e9)
-            else:
-                made += 1
-                tables[k] = new_table(made)
+        made = playing(tables, k, made)
         table = tables[k]
         seat = min(table.decisions.waiting)
         text = players[seat].choose(table.engine.view(table.state, seat))

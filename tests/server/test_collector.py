@@ -46,10 +46,16 @@ def test_growth_is_measured_from_the_last_thaw() -> None:
     assert policy.step(now=500.0, memory=3000) == "thaw"
 
 
+def settled(memory: list[int]) -> Collector:
+    """A collector whose memory reading is ``memory[0]``, a full collection just behind it."""
+    collector = Collector(memory=lambda: memory[0])
+    collector.policy.settled(now=0.0, memory=memory[0])
+    return collector
+
+
 def test_a_tick_freezes_what_survived_and_collects_young_garbage() -> None:
     memory = [1000]
-    collector = Collector(memory=lambda: memory[0])
-    collector.policy.settled(now=0.0, memory=1000)
+    collector = settled(memory)
     garbage = Cycle()
     gone = weakref.ref(garbage)
     del garbage
@@ -62,8 +68,7 @@ def test_a_tick_freezes_what_survived_and_collects_young_garbage() -> None:
 
 def test_a_thaw_reclaims_cycles_that_were_frozen_alive() -> None:
     memory = [1000]
-    collector = Collector(memory=lambda: memory[0])
-    collector.policy.settled(now=0.0, memory=1000)
+    collector = settled(memory)
     left = Cycle()
     gone = weakref.ref(left)
     assert collector.run_once(now=1.0) == "young"  # frozen while still in use
