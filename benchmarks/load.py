@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -208,8 +209,10 @@ class Player:
     async def run(self) -> None:
         assert self.ws is not None
         with contextlib.suppress(Exception):
+            # orjson: at 2,500 tables the generator parses some 6,000 states a second, and
+            # the standard library's parser alone took a sixth of its core.
             async for frame in self.ws:
-                self.receive(json.loads(frame))
+                self.receive(orjson.loads(frame))
         self.load.figures.errors += 1 if not self.load.stopping else 0
 
     def receive(self, message: dict[str, Any]) -> None:

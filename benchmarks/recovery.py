@@ -53,6 +53,13 @@ LONG_MATCH: dict[str, dict[str, Any]] = {
 }
 
 
+def compiled(src: Path) -> None:
+    """Write the bytecode of ``src`` as an install does (pip compiles a wheel's modules):
+    with PYTHONDONTWRITEBYTECODE set, as on this machine, every start would otherwise compile
+    the whole package again, some 0.3 s of a restart that a deployed server never pays."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(src)], check=True)
+
+
 # ---------------------------------------------------------------- making the databases
 
 
@@ -247,6 +254,8 @@ def main() -> None:
     new_src = work / "new" / "src"  # a copy: the checkout may change while this runs
     if not new_src.exists():
         shutil.copytree(ROOT / "src", new_src, ignore=shutil.ignore_patterns("__pycache__"))
+    for src in (old_src / "src", new_src):
+        compiled(src)
     codes = [(f"before ({args.old}): full replay", old_src / "src", "old"),
              ("now: snapshot + tail", new_src, "new")]
     print(f"{args.rooms} {args.variant} rooms (a player and 3 bots each), kill -9, restart; "
