@@ -199,8 +199,9 @@ class Player:
         self.rematched = False
 
     async def join(self, room: str) -> None:
+        # No client pings: a browser never sends one (the server's own pings still run).
         self.ws = await connect(f"ws://127.0.0.1:{self.load.port}/", max_size=None,
-                                open_timeout=60)
+                                open_timeout=60, ping_interval=None)
         await self.ws.send(json.dumps({"type": "hello", "protocol_version": 1}))
         await self.ws.send(json.dumps({"type": "join", "room": room, "name": f"p{self.seat}",
                                        "seat": self.seat}))
