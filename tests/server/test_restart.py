@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
+
+import pytest
 
 from paiju.persistence.sqlite import SqliteStore
 from paiju.server.app import PaijuServer
 from paiju.server.protocol import AdminRequest
+from paiju.server.room import Room
 from paiju.table.commands import Join, Ready
 from paiju.table.effects import ActionRecord, Effect
 from paiju.table.ledger import Ledger
@@ -92,3 +96,45 @@ async def test_rooms_whose_records_do_not_verify_are_refused_and_the_others_come
         assert phases[rooms[0]] == "playing"
     finally:
         await second.stop()
+
+
+async def test_the_collector_is_off_while_rooms_are_restored_and_back_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "paiju.sqlite3"
+    first = PaijuServer(make_config(), SqliteStore(db), "admin-token-1")
+    await first.start()
+    first.rooms.create("race", bots=1, bot_level=0)
+    first.rooms.create("race", bots=1, bot_level=0)
+    await first.stop()
+
+    second = PaijuServer(make_config(), SqliteStore(db), "admin-token-2")
+    seen: list[bool] = []
+    restore = second.rooms.restore
+
+    def watched(room_id: str) -> Room:
+        seen.append(gc.isenabled())
+        if len(seen) == 1:
+            raise RuntimeError("a room that cannot be loaded")  # skipped; the next comes up
+        return restore(room_id)
+
+    monkeypatch.setattr(second.rooms, "restore", watched)
+    assert gc.isenabled()
+    await second.start()
+    try:
+        assert seen == [False, False]
+        assert len(second.rooms.rooms) == 1
+        assert gc.isenabled()
+    finally:
+        await second.stop()
+
+
+def test_a_collector_turned_off_before_the_restore_stays_off(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "paiju.sqlite3")
+    server = PaijuServer(make_config(), store, "admin-token-1")
+    gc.disable()
+    try:
+        assert server.rooms.restore_all() == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
