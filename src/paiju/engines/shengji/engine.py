@@ -33,7 +33,6 @@ Phases and actions:
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from paiju.core.errors import IllegalAction
@@ -286,9 +285,18 @@ def _cost(action: Action, state: ShengjiState) -> tuple[int, int, int, tuple[str
     )
 
 
-@lru_cache(maxsize=64)
 def _listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action], bool]:
-    """The seat's listed actions and whether they are all it may do."""
+    """The seat's listed actions and whether they are all it may do, worked out once per
+    state: the table asks when it opens the decision, for the seat's view and again when the
+    answer comes (a cache shared by every table lost that state to other tables' actions)."""
+    key = ("listed", seat)
+    found: tuple[frozenset[Action], bool] | None = state.derived.get(key)
+    if found is None:
+        found = state.derived[key] = _work_out_listed(state, seat)
+    return found
+
+
+def _work_out_listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action], bool]:
     if state.phase in BID_PHASES:
         if seat not in bidders_to_ask(state):
             return frozenset(), True
