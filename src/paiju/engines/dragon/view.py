@@ -86,13 +86,14 @@ def _best(state: DragonState, seat: Seat | None) -> str | None:
     scoring (the one the timeout would submit): the seat's own tiles only, nothing new."""
     if seat is None:
         return None
-    return _best_text(tuple(sorted(state.hands[seat])), state.scoring)
+    key = ("best", seat)
+    found: str | None = state.of_hands.get(key)
+    if found is None:  # once per hand: every state of the hand shares the memo
+        found = state.of_hands[key] = _best_text(tuple(sorted(state.hands[seat])), state.scoring)
+    return found
 
 
-@functools.lru_cache(maxsize=4096)
 def _best_text(hand: tuple[Kind, ...], scoring: ScoringOptions) -> str:
-    # Every state of a hand shows the seat its best arrangement until it submits: solved
-    # and written once per hand, not once per view.
     return format_action(optimal_action(hand, scoring))
 
 
@@ -122,5 +123,8 @@ def build_view(
         "legal_complete": True,
     }
     if state.over:
-        view["result"] = _reveal(state)
+        found: ResultView | None = state.derived.get("reveal")
+        if found is None:  # built once, shared by every viewer's view (only read)
+            found = state.derived["reveal"] = _reveal(state)
+        view["result"] = found
     return view
