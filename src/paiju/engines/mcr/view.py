@@ -105,6 +105,13 @@ class _Outsiders:
 _OUTSIDERS = _Outsiders()
 
 
+def _hides(state: McrState, seat: Seat) -> bool:
+    """Whether others see ``seat``'s part otherwise than the seat itself: only a concealed
+    kong, face down to the others until the hand is over (else the seat's own view shares
+    the part the others see)."""
+    return state.phase != OVER and any(m.kind == ANGANG_MELD for m in state.melds[seat])
+
+
 def _visible_to_act(state: McrState, viewer: Seat | None, to_act: frozenset[Seat]) -> list[int]:
     """Whose decision the table waits for, as far as ``viewer`` may know.
 
@@ -163,7 +170,8 @@ def build_view(
         to_act=_visible_to_act(state, viewer, to_act),
         wall_count=len(state.wall),
         players=[
-            _player(state, s, viewer) if s == viewer else _OUTSIDERS.player(state, s)
+            _player(state, s, viewer) if s == viewer and _hides(state, s) else
+            _OUTSIDERS.player(state, s)
             for s in range(4)
         ],
         legal=sorted(format_action(a) for a in legal),
