@@ -128,14 +128,10 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
         return state.version
 
     def to_act(self, state: ShengjiState) -> frozenset[Seat]:
-        if state.phase in BID_PHASES:
-            return bidders_to_ask(state)
-        if state.phase == "bury":
-            return frozenset({_exchanger(state)})
-        if state.phase == "friend":
-            return frozenset({state.landlord or 0})
-        turn = state.turn()
-        return frozenset() if turn is None else frozenset({turn})
+        found: frozenset[Seat] | None = state.derived.get("to_act")
+        if found is None:  # asked for by every check, list and view of the state
+            found = state.derived["to_act"] = _to_act(state)
+        return found
 
     def legal_actions(self, state: ShengjiState, seat: Seat) -> frozenset[Action]:
         return _listed(state, seat)[0]
@@ -272,6 +268,17 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
 
     def format_action(self, action: Action) -> str:
         return notation.format_action(action)
+
+
+def _to_act(state: ShengjiState) -> frozenset[Seat]:
+    if state.phase in BID_PHASES:
+        return bidders_to_ask(state)
+    if state.phase == "bury":
+        return frozenset({_exchanger(state)})
+    if state.phase == "friend":
+        return frozenset({state.landlord or 0})
+    turn = state.turn()
+    return frozenset() if turn is None else frozenset({turn})
 
 
 def _cost(action: Action, state: ShengjiState) -> tuple[int, int, int, tuple[str, ...]]:
