@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
 from paiju.engines.dragon import engine as dragon_engine
-from paiju.engines.dragon.actions import format_action, optimal_action
+from paiju.engines.dragon.actions import Arrange, format_action, optimal_action
 from paiju.engines.dragon.engine import DragonEngine, legal_texts
 from paiju.engines.dragon.schema import PlayerView
 from paiju.engines.dragon.state import DragonState
@@ -107,3 +107,19 @@ def test_a_hand_works_out_each_seat_s_arrangements_once(monkeypatch: pytest.Monk
         seat = min(ENGINE.to_act(state))
         state = ENGINE.apply(state, seat, min(ENGINE.legal_actions(state, seat), key=str)).state
     assert sorted(worked) == sorted(state.hands)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_the_listed_arrangements_are_the_ones_built_from_their_parts(seed: int) -> None:
+    """A new hand's arrangements are made without ordering their chains again
+    (``Arrange.canonical``): each is equal, hash included, to the one ``Arrange`` builds."""
+    state = deal({}, seed)
+    for seat in range(state.seat_count):
+        for action in ENGINE.legal_actions(state, seat):
+            if isinstance(action, Arrange):
+                rebuilt = Arrange(tuple(reversed([(r, x) for x, r in action.chain])),
+                                  tuple(reversed(action.leftover)))
+                assert rebuilt == action
+                assert hash(rebuilt) == hash(action)
+                assert format_action(rebuilt) == format_action(action)

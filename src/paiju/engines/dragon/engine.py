@@ -46,7 +46,7 @@ def _work_out_legal(hand: tuple[Kind, ...]) -> frozenset[Action]:
     found = arrangements.__wrapped__(hand)
     if not found:
         return frozenset({DeclareBust()})
-    return frozenset(Arrange(chain, leftover) for chain, leftover in found)
+    return frozenset(Arrange.canonical(chain, leftover) for chain, leftover in found)
 
 
 def check_arrangement(hand: tuple[Kind, ...], action: Action) -> None:
