@@ -148,7 +148,9 @@ class Server:
 
 async def admin(port: int, request: dict[str, Any]) -> Any:
     async with connect(
-        f"ws://127.0.0.1:{port}/admin", additional_headers={"Authorization": f"Bearer {TOKEN}"}
+        f"ws://127.0.0.1:{port}/admin",
+        additional_headers={"Authorization": f"Bearer {TOKEN}"},
+        open_timeout=60,  # a saturated server answers late; the run must not end on it
     ) as ws:
         await ws.send(json.dumps({"type": "admin", **request}))
         reply = json.loads(await ws.recv())
