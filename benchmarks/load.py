@@ -11,11 +11,14 @@ random legal action after a think time (1-3 s for turns, 0.2-0.6 s for prompts t
 step by step; after a warm-up each step is measured for ``--seconds`` and printed as a row:
 
 * actions/s — acts answered by the server;
-* actor p50/p99 — act sent -> the actor's next state;
+* actor p50/p99 — act sent -> the actor's state that answers it (a state that still shows
+  the decision open comes from another seat's answer to a simultaneous one, and is skipped);
 * last p50/p99 — for a turn (an act with no ``pass`` among the choices: a discard, a play),
   act sent -> the last other seat of the table has its state;
 * srv CPU, RSS — the server process (from /proc); gc — collections and the longest pause;
   lag p99 — the server's event-loop lag; err — error frames and failed connections;
+  races — acts refused as stale because another seat's answer reopened the decision first
+  (``Player.raced``: the state with the new decision came before the refusal);
 * gen CPU — this process: near 100% means the generator, not the server, is the limit.
 
 ``--reference SRC`` runs the same steps against another checkout's ``src`` (today's code, or
@@ -146,7 +149,9 @@ class Server:
 
 async def admin(port: int, request: dict[str, Any]) -> Any:
     async with connect(
-        f"ws://127.0.0.1:{port}/admin", additional_headers={"Authorization": f"Bearer {TOKEN}"}
+        f"ws://127.0.0.1:{port}/admin",
+        additional_headers={"Authorization": f"Bearer {TOKEN}"},
+        open_timeout=60,  # a saturated server answers late; the run must not end on it
     ) as ws:
         await ws.send(json.dumps({"type": "admin", **request}))
         reply = json.loads(await ws.recv())
@@ -166,6 +171,7 @@ class Figures:
     actor: list[float] = field(default_factory=list)
     last: list[float] = field(default_factory=list)
     errors: int = 0
+    races: int = 0
 
 
 class Table:
@@ -196,6 +202,13 @@ class Player:
         self.rng = random.Random(f"{id(table)}/{seat}")
         self.decision: asyncio.TimerHandle | None = None
         self.sent_at: float | None = None
+        #: The decision (its ``decision_version``) the act in flight answers, while the state
+        #: that answers it has not come: a state from another seat's answer to a simultaneous
+        #: decision (a bid, a claim) still shows this one open, and answering it again was
+        #: refused (already_answered, or stale_version once the next decision opened).
+        self.answering: int | None = None
+        self.acted_on: int | None = None  # the decision version of the last act sent
+        self.shown_decision: int | None = None  # that of the last state received
         self.rematched = False
 
     async def join(self, room: str) -> None:
@@ -220,10 +233,16 @@ class Player:
         kind = message["type"]
         now = time.monotonic()
         if kind == "error":
-            self.load.figures.errors += 1
+            raced = message["code"] == "stale_version" and self.raced()
+            if raced:
+                self.load.figures.races += 1
+            else:
+                self.load.figures.errors += 1
             if os.environ.get("LOAD_DEBUG"):
-                print("error:", message["code"], message["message"], file=sys.stderr)
+                print("race:" if raced else "error:", message["code"], message["message"],
+                      file=sys.stderr)
             self.sent_at = None
+            self.answering = self.acted_on = None
         elif kind == "joined" and self.rematched:
             self.rematched = False
             self.send({"type": "ready"})
@@ -231,10 +250,14 @@ class Player:
             self.on_state(message, now)
 
     def on_state(self, state: dict[str, Any], now: float) -> None:
+        self.table.heard(self.seat, now)
+        self.shown_decision = state["decision_version"]
+        if self.answering is not None and self.answers_nothing(state):
+            return  # another seat's answer: ours is still in flight
+        self.answering = None
         if self.sent_at is not None:
             self.load.figures.actor.append(now - self.sent_at)
             self.sent_at = None
-        self.table.heard(self.seat, now)
         if self.decision is not None:
             self.decision.cancel()
             self.decision = None
@@ -252,10 +275,26 @@ class Player:
         delay = self.rng.uniform(low, high)
         action = self.rng.choice(legal)
         loop = asyncio.get_running_loop()
-        self.decision = loop.call_later(delay, self.act, state["version"], action, prompt)
+        self.decision = loop.call_later(
+            delay, self.act, state["version"], state["decision_version"], action, prompt
+        )
 
-    def act(self, version: int, action: str, prompt: bool) -> None:
+    def answers_nothing(self, state: dict[str, Any]) -> bool:
+        """Whether ``state`` still shows open the decision this seat's act in flight answers
+        (so it is not the reply to that act)."""
+        return self.seat in state["to_act"] and state["decision_version"] == self.answering
+
+    def raced(self) -> bool:
+        """Whether a ``stale_version`` refusal is the race of a simultaneous decision: another
+        seat's answer (a shengji bid) reopened the decision this seat's act answered, and the
+        state showing it, with a new decision version, came before the refusal. A real client
+        meets the same race; it decides again on the state it already holds, as this one does.
+        """
+        return self.acted_on is not None and self.shown_decision != self.acted_on
+
+    def act(self, version: int, decision: int, action: str, prompt: bool) -> None:
         self.decision = None
+        self.answering = self.acted_on = decision
         self.sent_at = time.monotonic()
         self.load.figures.acts += 1
         if not prompt:
@@ -350,7 +389,8 @@ async def run_steps(server: Server, variant: str, args: argparse.Namespace) -> l
                 f"{pct(figures.actor, 0.5):>7.1f} {pct(figures.actor, 0.99):>7.1f} "
                 f"{pct(figures.last, 0.5):>7.1f} {pct(figures.last, 0.99):>7.1f} "
                 f"{100 * (server.cpu_seconds() - cpu0) / wall:>6.0f}% {server.rss_mb():>7.0f} "
-                f"{len(pauses):>4}/{longest:>5.0f}ms {pct(lags, 0.99):>7.1f} {figures.errors:>5} "
+                f"{len(pauses):>4}/{longest:>5.0f}ms {pct(lags, 0.99):>7.1f} "
+                f"{figures.errors:>5} {figures.races:>5} "
                 f"{100 * (time.process_time() - gen0) / wall:>6.0f}%"
             )
             print(rows[-1], flush=True)
@@ -361,7 +401,7 @@ async def run_steps(server: Server, variant: str, args: argparse.Namespace) -> l
 
 HEADER = (
     "tables  acts/s actorp50 actorp99  lastp50  lastp99  srvCPU  RSS MB   gc n/max  lag99"
-    "   err genCPU"
+    "   err races genCPU"
 )
 
 

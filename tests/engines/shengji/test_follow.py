@@ -9,7 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju.engines.shengji.cards import full_pack
-from paiju.engines.shengji.follow import follow_error, legal_follows, requirements
+from paiju.engines.shengji.follow import (
+    FollowPosition,
+    follow_error,
+    legal_follows,
+    requirements,
+)
 from paiju.engines.shengji.order import TrumpContext, trump_context
 from paiju.engines.shengji.shapes import parse_units
 from tests.scale import examples
@@ -123,6 +128,30 @@ def test_enumeration_agrees_with_validation(seed: int, lead: str, size: int) -> 
     for _ in range(40):
         play = tuple(sorted(chooser.sample(hand, n)))
         assert (play in listed) == (follow_error(units, suit, hand, play, L2H) is None)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 10**6), lead=st.sampled_from(LEADS), size=st.integers(8, 25))
+def test_one_position_judges_every_play_as_a_fresh_check_does(
+    seed: int, lead: str, size: int
+) -> None:
+    """The legal list judges all its follows with one ``FollowPosition`` (what the hand could
+    meet is remembered between plays): each verdict is the one ``follow_error`` gives alone."""
+    hand = _deal(seed, size)
+    units = parse_units(lead.split(), L2H)
+    suit = L2H.suit_of(lead.split()[0])
+    chooser = random.Random(seed)
+    n = len(lead.split())
+    plays = sorted(legal_follows(units, suit, hand, L2H, limit=10**6))
+    plays += [tuple(chooser.sample(hand, n)) for _ in range(40)]
+    plays += [tuple(chooser.sample(full_pack(), n)) for _ in range(10)]  # cards not held
+    plays += [tuple(chooser.sample(hand, n - 1)), tuple(chooser.sample(hand, n + 1))]
+    position = FollowPosition(units, suit, hand, L2H)
+    chooser.shuffle(plays)
+    for play in plays:
+        alone = follow_error(units, suit, hand, play, L2H)
+        shared = position.error(play)
+        assert (shared and shared.code) == (alone and alone.code), play
 
 
 def test_a_cut_list_of_discards_still_holds_the_trump_plays_that_can_win() -> None:

@@ -130,7 +130,15 @@ def offered_calls(state: DiuState, seat: Seat) -> tuple[str, ...]:
 
 
 def legal(state: DiuState, seat: Seat) -> frozenset[Action]:
-    """Every action ``seat`` may take now (the one source of legality)."""
+    """Every action ``seat`` may take now (the one source of legality), once per state."""
+    key = ("legal", seat)
+    found: frozenset[Action] | None = state.derived.get(key)
+    if found is None:
+        found = state.derived[key] = _legal(state, seat)
+    return found
+
+
+def _legal(state: DiuState, seat: Seat) -> frozenset[Action]:
     q = question(state, seat)
     if not q:
         return frozenset()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from paiju.core.seats import Seat
@@ -125,3 +126,19 @@ class DiuState:
     prefetch_secret: str = ""  # the hand secret every prefetch key derives from; never shown
     sealed: tuple[tuple[str, str, str], ...] = ()  # (nonce, blob, mac) per stock index
     salt: int = 0  # for the random timeout discard; never shown
+
+    @cached_property
+    def derived(self) -> dict[Any, Any]:
+        """A memo of what the engine derives from this state (each seat's legal actions, the
+        part of the view every viewer shares), worked out once per state object: the table
+        asks for a seat's options when it opens the decision, for its view and again when
+        the answer comes. Kept in the instance dict, outside the fields (a state is never
+        changed): equality, hashing, ``replace`` and the snapshot codec see only the fields."""
+        return {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only (for pickling and ``copy``): the memo is worked out again."""
+        return {name: self.__dict__[name] for name in _FIELD_NAMES}
+
+
+_FIELD_NAMES = tuple(DiuState.__dataclass_fields__)

@@ -9,6 +9,8 @@ secret. Revealed at the end: every hand and the 丢.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from paiju.core.seats import Seat
 from paiju.engines.diu import arbitration as arb
 from paiju.engines.diu.flow import legal, public_to_act, question
@@ -40,43 +42,83 @@ def timer_kind(state: DiuState, seat: Seat) -> str | None:
 
 
 def build_view(state: DiuState, seat: Seat | None) -> DiuView:
-    """The view of ``seat`` (``None``: a spectator); ``legal`` is always complete."""
-    n = state.config.players
+    """The view of ``seat`` (``None``: a spectator); ``legal`` is always complete.
+
+    What every viewer sees alike is built once per state (``_shared``) and shared by the
+    views, which are only read (encoded, digested)."""
+    shared = _shared(state)
     view: DiuView = {
         "variant": "diu",
         "hand_no": state.hand_no,
         "seat": seat,
-        "players": n,
-        "table": _table_rules(state),
-        "roles": [role_of(state, s) for s in range(n)],
-        "active": list(state.active),
+        "players": state.config.players,
+        "table": shared.table,
+        "roles": shared.roles,
+        "active": shared.active,
         "idle": state.idle,
         "phase": state.phase,
-        "to_act": _to_act(state, seat),
+        "to_act": _to_act(state, seat, shared.public_to_act),
         "asked": question(state, seat) if seat is not None else "",
         "timer": timer_kind(state, seat) if seat is not None else None,
         "hand": list(state.hands[seat]) if seat is not None else None,
-        "hand_counts": [len(h) for h in state.hands],
-        "melds": [[list(m) for m in ms] for ms in state.melds],
-        "dead": list(state.dead) if state.config.dead_card_visible else None,
+        "hand_counts": shared.hand_counts,
+        "melds": shared.melds,
+        "dead": shared.dead,
         "dead_count": len(state.dead),
         "stock_count": len(state.stock) - state.drawn,
-        "card": _polled_card(state),
+        "card": shared.card,
         "my_call": _my_call(state, seat),
-        "last": _last(state),
+        "last": shared.last,
         "legal": _legal(state, seat),
         "legal_complete": True,
     }
-    if state.phase == "over":
-        view["result"] = _result(state)
+    if shared.result is not None:
+        view["result"] = shared.result
     if state.config.prefetch_mode == "encrypted":
         view["prefetch"] = _prefetch(state, seat)
     return view
 
 
-def _to_act(state: DiuState, seat: Seat | None) -> list[Seat]:
+class _Shared(NamedTuple):
+    """The parts of a state's view that are the same for every viewer."""
+
+    table: TableRulesView
+    roles: list[str]
+    active: list[Seat]
+    hand_counts: list[int]
+    melds: list[list[list[str]]]
+    dead: list[str] | None
+    card: PolledCardView | None
+    last: LastView
+    result: ResultView | None
+    public_to_act: frozenset[Seat]
+
+
+def _shared(state: DiuState) -> _Shared:
+    found: _Shared | None = state.derived.get("view")
+    if found is None:
+        found = state.derived["view"] = _public(state)
+    return found
+
+
+def _public(state: DiuState) -> _Shared:
+    return _Shared(
+        table=_table_rules(state),
+        roles=[role_of(state, s) for s in range(state.config.players)],
+        active=list(state.active),
+        hand_counts=[len(h) for h in state.hands],
+        melds=[[list(m) for m in ms] for ms in state.melds],
+        dead=list(state.dead) if state.config.dead_card_visible else None,
+        card=_polled_card(state),
+        last=_last(state),
+        result=_result(state) if state.phase == "over" else None,
+        public_to_act=public_to_act(state),
+    )
+
+
+def _to_act(state: DiuState, seat: Seat | None, public: frozenset[Seat]) -> list[Seat]:
     """The public waiting seats, plus the viewer itself when it is asked (A12)."""
-    shown = set(public_to_act(state))
+    shown = set(public)
     if seat is not None and question(state, seat):
         shown.add(seat)
     return sorted(shown)

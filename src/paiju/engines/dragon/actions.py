@@ -36,6 +36,16 @@ class Arrange:
         object.__setattr__(self, "chain", canonical_chain(self.chain))
         object.__setattr__(self, "leftover", tuple(sorted(self.leftover)))
 
+    @classmethod
+    def canonical(cls, chain: tuple[Laid, ...], leftover: tuple[Kind, ...]) -> Arrange:
+        """An arrangement whose chain and leftover are already canonical (the solver's): the
+        same object as ``Arrange(chain, leftover)``, without putting them in order again (a
+        new hand lists dozens)."""
+        arrange = object.__new__(cls)
+        object.__setattr__(arrange, "chain", chain)
+        object.__setattr__(arrange, "leftover", leftover)
+        return arrange
+
     def kinds(self) -> list[Kind]:
         """Every tile the arrangement uses, chain then leftover."""
         return [kind_of(f"{left}{right}") for left, right in self.chain] + list(self.leftover)
@@ -74,8 +84,12 @@ def format_action(action: Action) -> str:
     """Canonical notation: ``parse_action(format_action(a)) == a``."""
     if isinstance(action, DeclareBust):
         return "bust"
-    laid = [f"{left}{right}" for left, right in action.chain]
+    laid = [_LAID[left][right] for left, right in action.chain]
     return " ".join(["chain", *laid, "|", *(tile_code(k) for k in action.leftover)])
+
+
+#: A laid tile's notation by its halves (``_LAID[left][right]``), written once.
+_LAID = tuple(tuple(f"{left}{right}" for right in range(7)) for left in range(7))
 
 
 def optimal_action(hand: tuple[Kind, ...], scoring: ScoringOptions) -> Action:

@@ -9,10 +9,10 @@ settle (the loser pays the winner 1, or 2 when the winner's leftover is a pair).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import pairwise
-from typing import Any
+from typing import Any, TypeVar
 
 from paiju.core.errors import IllegalAction, NotYourTurn
 from paiju.core.rng import Rng
@@ -23,18 +23,30 @@ from paiju.engines.dragon.actions import Action, Arrange, DeclareBust, optimal_a
 from paiju.engines.dragon.schema import DragonView, ShowdownEvent, SubmittedEvent
 from paiju.engines.dragon.scoring import category
 from paiju.engines.dragon.solver import arrangements, best_leftover, solve_cached
-from paiju.engines.dragon.state import DragonState, net_scores, new_state, showdown
+from paiju.engines.dragon.state import (
+    DragonState,
+    carry_memo,
+    net_scores,
+    new_state,
+    showdown,
+)
 from paiju.engines.dragon.tiles import FULL_SET, Kind, counts_of, kind_of
 from paiju.engines.dragon.view import build_view
+
+T = TypeVar("T")
 
 
 @functools.lru_cache(maxsize=4096)
 def legal_for_hand(hand: tuple[Kind, ...]) -> frozenset[Action]:
     """Every legal action for a sorted 8-tile hand: its arrangements, or ``bust`` if none."""
-    found = arrangements(hand)
+    return _work_out_legal(hand)
+
+
+def _work_out_legal(hand: tuple[Kind, ...]) -> frozenset[Action]:
+    found = arrangements.__wrapped__(hand)
     if not found:
         return frozenset({DeclareBust()})
-    return frozenset(Arrange(chain, leftover) for chain, leftover in found)
+    return frozenset(Arrange.canonical(chain, leftover) for chain, leftover in found)
 
 
 def check_arrangement(hand: tuple[Kind, ...], action: Action) -> None:
@@ -105,7 +117,7 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
     def legal_actions(self, state: DragonState, seat: Seat) -> frozenset[Action]:
         if seat not in self.to_act(state):
             return frozenset()
-        return legal_for_hand(state.hands[seat])
+        return _of_hand(state, seat, "legal", _work_out_legal)
 
     def check_action(self, state: DragonState, seat: Seat, action: object) -> Action:
         """As ``EngineDefaults`` (the same errors, and ``already_submitted`` for a seat that
@@ -131,15 +143,18 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         submissions = list(state.submissions)
         submissions[seat] = action
         nxt = replace(state, version=state.version + 1, submissions=tuple(submissions))
+        nxt = carry_memo(state, nxt)
         events = [Event("submitted", SubmittedEvent(seat=seat))]
         if all(a is not None for a in submissions):
-            nxt = showdown(nxt)
+            nxt = carry_memo(state, showdown(nxt))
             events.append(Event("showdown", ShowdownEvent(scores=list(net_scores(nxt)))))
         return Step(nxt, tuple(events))
 
     def view(self, state: DragonState, seat: Seat | None) -> DragonView:
         waiting = self.to_act(state)
-        legal = list(legal_texts(state.hands[seat])) if seat is not None and seat in waiting else []
+        legal = []
+        if seat is not None and seat in waiting:
+            legal = list(_texts(state, seat))
         return build_view(state, seat, legal, sorted(waiting))
 
     def timeout_action(self, state: DragonState, seat: Seat) -> Action:
@@ -196,3 +211,22 @@ def hand_from_codes(codes: Iterable[str]) -> tuple[Kind, ...]:
 def legal_texts(hand: tuple[Kind, ...]) -> tuple[str, ...]:
     """The sorted notation of every legal action of a sorted hand (for views)."""
     return tuple(sorted(actions.format_action(a) for a in legal_for_hand(hand)))
+
+
+def _texts(state: DragonState, seat: Seat) -> tuple[str, ...]:
+    """The sorted notation of the seat's legal actions, once per hand."""
+    key = ("texts", seat)
+    found: tuple[str, ...] | None = state.of_hands.get(key)
+    if found is None:
+        legal = _of_hand(state, seat, "legal", _work_out_legal)
+        found = state.of_hands[key] = tuple(sorted(actions.format_action(a) for a in legal))
+    return found
+
+
+def _of_hand(state: DragonState, seat: Seat, what: str, work: Callable[[tuple[Kind, ...]], T]) -> T:
+    """``work`` of the seat's hand, once per hand (the memo every state of the hand shares)."""
+    key = (what, seat)
+    found: T | None = state.of_hands.get(key)
+    if found is None:
+        found = state.of_hands[key] = work(state.hands[seat])
+    return found

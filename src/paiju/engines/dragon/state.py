@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from paiju.engines.dragon.actions import Action, Arrange
@@ -56,6 +57,38 @@ class DragonState:
     def over(self) -> bool:
         """Whether the showdown has happened."""
         return bool(self.keys)
+
+    @cached_property
+    def of_hands(self) -> dict[Any, Any]:
+        """A memo of what the engine derives from the hands and options alone (a seat's legal
+        arrangements, their notation, the best one), shared by every state of the hand:
+        ``carry_memo`` hands it on. Kept in the instance dict, outside the fields (a state is
+        never changed): equality, hashing, ``replace`` and the snapshot codec see only the
+        fields. A cache shared by every table held too few hands for a thousand tables: it
+        worked the arrangements out again for each waiting seat on every action."""
+        return {}
+
+    @cached_property
+    def derived(self) -> dict[Any, Any]:
+        """A memo of what the engine derives from this state itself (the showdown's reveal,
+        the same in every viewer's view), never handed on."""
+        return {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only (for pickling and ``copy``): the memo is worked out again."""
+        return {name: self.__dict__[name] for name in _FIELD_NAMES}
+
+
+_FIELD_NAMES = tuple(DragonState.__dataclass_fields__)
+
+
+def carry_memo(before: DragonState, after: DragonState) -> DragonState:
+    """``after`` with ``before``'s memo of its hands when both hold the very same hands and
+    options (a submission changes neither); ``after`` as it is otherwise."""
+    memo = before.__dict__.get("of_hands")
+    if memo is not None and after.hands is before.hands and after.options is before.options:
+        after.__dict__["of_hands"] = memo
+    return after
 
 
 def new_state(

@@ -86,14 +86,28 @@ def _best(state: DragonState, seat: Seat | None) -> str | None:
     scoring (the one the timeout would submit): the seat's own tiles only, nothing new."""
     if seat is None:
         return None
-    return _best_text(tuple(sorted(state.hands[seat])), state.scoring)
+    key = ("best", seat)
+    found: str | None = state.of_hands.get(key)
+    if found is None:  # once per hand: every state of the hand shares the memo
+        found = state.of_hands[key] = _best_text(tuple(sorted(state.hands[seat])), state.scoring)
+    return found
 
 
-@functools.lru_cache(maxsize=4096)
 def _best_text(hand: tuple[Kind, ...], scoring: ScoringOptions) -> str:
-    # Every state of a hand shows the seat its best arrangement until it submits: solved
-    # and written once per hand, not once per view.
     return format_action(optimal_action(hand, scoring))
+
+
+def _public(state: DragonState) -> tuple[dict[str, Any], list[PlayerView]]:
+    """The options and every seat's public part (tiles, whether it has submitted): built
+    once per state, shared by every viewer's view (which is only read)."""
+    found: tuple[dict[str, Any], list[PlayerView]] | None = state.derived.get("public")
+    if found is None:
+        players = [
+            PlayerView(seat=s, tiles=len(h), submitted=state.submissions[s] is not None)
+            for s, h in enumerate(state.hands)
+        ]
+        found = state.derived["public"] = (state.opts, players)
+    return found
 
 
 def build_view(
@@ -103,24 +117,25 @@ def build_view(
     arrangement of the hand (``legal_complete``)."""
     own = seat is not None and 0 <= seat < state.seat_count
     mine = state.submissions[seat] if own and seat is not None else None
+    options, players = _public(state)
     view: DragonView = {
         "variant": "dragon",
         "hand_index": state.hand_index,
         "seat": seat,
         "seats": state.seat_count,
         "phase": "showdown" if state.over else "arrange",
-        "options": state.opts,
+        "options": options,
         "to_act": to_act,
         "hand": [tile_code(k) for k in state.hands[seat]] if own and seat is not None else [],
         "my_submission": format_action(mine) if mine is not None else None,
         "best": _best(state, seat) if own and mine is None and not state.over else None,
-        "players": [
-            PlayerView(seat=s, tiles=len(h), submitted=state.submissions[s] is not None)
-            for s, h in enumerate(state.hands)
-        ],
+        "players": players,
         "legal": legal,
         "legal_complete": True,
     }
     if state.over:
-        view["result"] = _reveal(state)
+        found: ResultView | None = state.derived.get("reveal")
+        if found is None:  # built once, shared by every viewer's view (only read)
+            found = state.derived["reveal"] = _reveal(state)
+        view["result"] = found
     return view

@@ -10,6 +10,7 @@ the hand ends; then everything is revealed with each winner's fan breakdown and 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 from paiju.core.seats import Seat
 from paiju.engines.mcr.actions import Action, format_action
@@ -81,28 +82,67 @@ def _player(state: McrState, seat: Seat, viewer: Seat | None) -> PlayerView:
     return data
 
 
-class _Outsiders:
-    """Each seat as every other viewer sees it, for the last state viewed.
+class _Public:
+    """What every viewer of the last state viewed sees alike: each seat as the others see
+    it, and the table's public facts (options, winds, wall, last discard, result).
 
     A table builds every viewer's view of one state in a row, and a seat's public part
     (melds with concealed kongs face down, flowers, river, count of tiles) is the same in
     all of them but its own: it is built once per state, not once per viewer. Held by
-    identity, for one state at a time; the parts are only read (encoded, digested)."""
+    identity, for one state at a time (a state's instance dict is copied into the next
+    state by ``evolve``, so the memo cannot live there); the parts are only read (encoded,
+    digested)."""
 
     def __init__(self) -> None:
         self.state: McrState | None = None
-        self.players: dict[Seat, PlayerView] = {}
+        self.players: list[PlayerView] = []
+        self.facts: _Facts | None = None
 
-    def player(self, state: McrState, seat: Seat) -> PlayerView:
+    def of(self, state: McrState) -> _Public:
         if self.state is not state:
-            self.state, self.players = state, {}
-        found = self.players.get(seat)
-        if found is None:
-            found = self.players[seat] = _player(state, seat, None)
-        return found
+            self.state = state
+            self.players = [_player(state, s, None) for s in range(4)]
+            self.facts = _facts(state)
+        return self
 
 
-_OUTSIDERS = _Outsiders()
+class _Facts(NamedTuple):
+    options: OptionsView
+    prevalent_wind: str
+    order: list[Seat]
+    last_discard: LastDiscardView | None
+    result: ResultView | None
+
+
+def _facts(state: McrState) -> _Facts:
+    rules = state.rules
+    options = OptionsView(
+        multiple_win=rules.multiple_win,
+        concealed_and_melded_kong_5=rules.concealed_and_melded_kong_5,
+        min_fan=rules.min_fan,
+        rounds=rules.rounds,
+        claim_prompts=rules.claim_prompts,
+    )
+    result = None
+    if state.phase == OVER:
+        result = ResultView(
+            wins=[win_json(w) for w in state.wins],
+            scores=list(state.result),
+            exhaustive_draw=not state.wins,
+        )
+    return _Facts(
+        options, WIND_CODES[state.prevalent], list(state.order), _last_discard(state), result
+    )
+
+
+_PUBLIC = _Public()
+
+
+def _hides(state: McrState, seat: Seat) -> bool:
+    """Whether others see ``seat``'s part otherwise than the seat itself: only a concealed
+    kong, face down to the others until the hand is over (else the seat's own view shares
+    the part the others see)."""
+    return state.phase != OVER and any(m.kind == ANGANG_MELD for m in state.melds[seat])
 
 
 def _visible_to_act(state: McrState, viewer: Seat | None, to_act: frozenset[Seat]) -> list[int]:
@@ -143,33 +183,29 @@ def build_view(
 ) -> McrView:
     """The JSON view of ``state`` for ``viewer`` (None = spectator). Every listed action is
     all there is (``legal_complete``): MCR decisions are small."""
-    rules = state.rules
-    view = McrView(
-        variant="mcr",
-        options=OptionsView(
-            multiple_win=rules.multiple_win,
-            concealed_and_melded_kong_5=rules.concealed_and_melded_kong_5,
-            min_fan=rules.min_fan,
-            rounds=rules.rounds,
-            claim_prompts=rules.claim_prompts,
-        ),
-        seat=viewer,
-        phase=state.phase,
-        hand_index=state.hand_index,
-        prevalent_wind=WIND_CODES[state.prevalent],
-        dealer=state.dealer,
-        order=list(state.order),
-        current=state.current,
-        to_act=_visible_to_act(state, viewer, to_act),
-        wall_count=len(state.wall),
-        players=[
-            _player(state, s, viewer) if s == viewer else _OUTSIDERS.player(state, s)
-            for s in range(4)
-        ],
-        legal=sorted(format_action(a) for a in legal),
-        legal_complete=True,
-        last_discard=_last_discard(state),
-    )
+    public = _PUBLIC.of(state)
+    facts = public.facts
+    assert facts is not None
+    players = public.players
+    if viewer is not None and _hides(state, viewer):
+        players = [_player(state, s, viewer) if s == viewer else p for s, p in enumerate(players)]
+    view: McrView = {
+        "variant": "mcr",
+        "options": facts.options,
+        "seat": viewer,
+        "phase": state.phase,
+        "hand_index": state.hand_index,
+        "prevalent_wind": facts.prevalent_wind,
+        "dealer": state.dealer,
+        "order": facts.order,
+        "current": state.current,
+        "to_act": _visible_to_act(state, viewer, to_act),
+        "wall_count": len(state.wall),
+        "players": players,
+        "legal": sorted(format_action(a) for a in legal) if legal else [],
+        "legal_complete": True,
+        "last_discard": facts.last_discard,
+    }
     if viewer is not None:
         view["hand"] = _codes(state.hands[viewer])
         view["winning_tiles"] = _winning_tiles(state, viewer)
@@ -186,10 +222,6 @@ def build_view(
                 "answered": format_action(mine) if mine is not None else None,
             }
         )
-    if state.phase == OVER:
-        view["result"] = ResultView(
-            wins=[win_json(w) for w in state.wins],
-            scores=list(state.result),
-            exhaustive_draw=not state.wins,
-        )
+    if facts.result is not None:
+        view["result"] = facts.result
     return view

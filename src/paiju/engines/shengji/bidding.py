@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import replace
+from functools import lru_cache
 
 from paiju.core.fairness import FairRng
 from paiju.core.rng import SeededRng
@@ -86,18 +87,24 @@ def overcalls(new: Bid, last: Bid, policy: str = "joker_or_greater_length") -> b
     return policy == "joker_or_higher_suit" and new.count > 1 and higher
 
 
-def _candidates(state: ShengjiState, seat: int) -> list[Bid]:
+def _candidates(state: ShengjiState, seat: int) -> tuple[Bid, ...]:
     """Every bid the seat's cards make, ignoring earlier bids."""
-    joker_policy = state.opts["joker_bid"]
-    nt_level = state.level == NT_LEVEL
+    return _hand_bids(state.hands[seat], seat, state.level, state.opts["joker_bid"])
+
+
+@lru_cache(maxsize=4096)
+def _hand_bids(hand: tuple[str, ...], seat: int, level: int, joker_policy: str) -> tuple[Bid, ...]:
+    # Every seat still asked is asked again after each answer of a bidding window, holding
+    # the same cards: its bids are read from them once.
+    nt_level = level == NT_LEVEL
     out = []
-    for card, held in sorted(Counter(state.hands[seat]).items()):
-        if not is_joker(card) and RANK_NUMBER[card[1:]] != state.level:
+    for card, held in sorted(Counter(hand).items()):
+        if not is_joker(card) and RANK_NUMBER[card[1:]] != level:
             continue
         for count in range(1, held + 1):
             if not is_joker(card) or _joker_bid_ok(card, count, joker_policy, nt_level):
                 out.append(Bid(seat, card, count))
-    return out
+    return tuple(out)
 
 
 def legal_bids(state: ShengjiState, seat: int) -> list[Bid]:

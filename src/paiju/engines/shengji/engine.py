@@ -33,7 +33,6 @@ Phases and actions:
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from paiju.core.errors import IllegalAction
@@ -129,14 +128,10 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
         return state.version
 
     def to_act(self, state: ShengjiState) -> frozenset[Seat]:
-        if state.phase in BID_PHASES:
-            return bidders_to_ask(state)
-        if state.phase == "bury":
-            return frozenset({_exchanger(state)})
-        if state.phase == "friend":
-            return frozenset({state.landlord or 0})
-        turn = state.turn()
-        return frozenset() if turn is None else frozenset({turn})
+        found: frozenset[Seat] | None = state.derived.get("to_act")
+        if found is None:  # asked for by every check, list and view of the state
+            found = state.derived["to_act"] = _to_act(state)
+        return found
 
     def legal_actions(self, state: ShengjiState, seat: Seat) -> frozenset[Action]:
         return _listed(state, seat)[0]
@@ -275,6 +270,17 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
         return notation.format_action(action)
 
 
+def _to_act(state: ShengjiState) -> frozenset[Seat]:
+    if state.phase in BID_PHASES:
+        return bidders_to_ask(state)
+    if state.phase == "bury":
+        return frozenset({_exchanger(state)})
+    if state.phase == "friend":
+        return frozenset({state.landlord or 0})
+    turn = state.turn()
+    return frozenset() if turn is None else frozenset({turn})
+
+
 def _cost(action: Action, state: ShengjiState) -> tuple[int, int, int, tuple[str, ...]]:
     ctx = state.ctx
     cards = action.cards
@@ -286,9 +292,18 @@ def _cost(action: Action, state: ShengjiState) -> tuple[int, int, int, tuple[str
     )
 
 
-@lru_cache(maxsize=64)
 def _listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action], bool]:
-    """The seat's listed actions and whether they are all it may do."""
+    """The seat's listed actions and whether they are all it may do, worked out once per
+    state: the table asks when it opens the decision, for the seat's view and again when the
+    answer comes (a cache shared by every table lost that state to other tables' actions)."""
+    key = ("listed", seat)
+    found: tuple[frozenset[Action], bool] | None = state.derived.get(key)
+    if found is None:
+        found = state.derived[key] = _work_out_listed(state, seat)
+    return found
+
+
+def _work_out_listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action], bool]:
     if state.phase in BID_PHASES:
         if seat not in bidders_to_ask(state):
             return frozenset(), True

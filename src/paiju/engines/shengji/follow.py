@@ -107,23 +107,61 @@ def follow_error(
     Codes: ``wrong_card_count``, ``card_not_in_hand``, ``must_follow_suit``,
     ``must_follow_tractor``, ``must_follow_pair``.
     """
-    size = sum(u.size for u in lead_units)
-    if len(play) != size:
-        return IllegalAction(f"play {size} cards", code="wrong_card_count")
-    if remove_cards(tuple(hand), play) is None:
-        return IllegalAction("those cards are not in the hand", code="card_not_in_hand")
-    in_suit = [c for c in hand if ctx.suit_of(c) == suit]
-    played_in = [c for c in play if ctx.suit_of(c) == suit]
-    if len(played_in) != min(len(in_suit), size):
-        return IllegalAction("follow the led suit first", code="must_follow_suit")
-    if len(in_suit) <= size or not format_draw:
+    position = FollowPosition(lead_units, suit, hand, ctx, min_length, format_draw)
+    return position.error(play)
+
+
+class FollowPosition:
+    """One follower's position (the lead, its hand): ``error`` judges plays from it.
+
+    What depends on the hand alone (its cards of the led suit, which requirement they could
+    meet) is worked out once, so judging every enumerated follow of a position costs a
+    fraction of as many ``follow_error`` calls; the rule is the one ``follow_error`` applies.
+    """
+
+    def __init__(
+        self,
+        lead_units: Sequence[Unit],
+        suit: str,
+        hand: Sequence[str],
+        ctx: TrumpContext,
+        min_length: int = 2,
+        format_draw: bool = True,
+    ) -> None:
+        self.suit, self.ctx = suit, ctx
+        self.size = sum(u.size for u in lead_units)
+        self.held = Counter(hand)
+        self.in_suit = [c for c in hand if ctx.suit_of(c) == suit]
+        self.must_play = min(len(self.in_suit), self.size)
+        formed = len(self.in_suit) > self.size and format_draw
+        self.reqs = requirements(tuple(u.shape for u in lead_units), min_length) if formed else ()
+        self._hand_meets: dict[Requirement, bool] = {}
+
+    def error(self, play: Sequence[str]) -> IllegalAction | None:
+        """Why ``play`` may not follow from this position; ``None`` if it may."""
+        size, ctx = self.size, self.ctx
+        if len(play) != size:
+            return IllegalAction(f"play {size} cards", code="wrong_card_count")
+        held = self.held
+        if any(held[c] < n for c, n in Counter(play).items()):
+            return IllegalAction("those cards are not in the hand", code="card_not_in_hand")
+        suit = self.suit
+        if sum(1 for c in play if ctx.suit_of(c) == suit) != self.must_play:
+            return IllegalAction("follow the led suit first", code="must_follow_suit")
+        for req in self.reqs:
+            if meets(play, req, ctx):
+                return None
+            if self.hand_meets(req):
+                must = f"the hand can and must play {_describe(req)}"
+                return IllegalAction(must, code=req.rule())
         return None
-    for req in requirements(tuple(u.shape for u in lead_units), min_length):
-        if meets(play, req, ctx):
-            return None
-        if meets(in_suit, req, ctx):
-            return IllegalAction(f"the hand can and must play {_describe(req)}", code=req.rule())
-    return None
+
+    def hand_meets(self, req: Requirement) -> bool:
+        """Whether the hand's cards of the led suit could meet ``req`` (asked once each)."""
+        found = self._hand_meets.get(req)
+        if found is None:
+            found = self._hand_meets[req] = meets(self.in_suit, req, self.ctx)
+        return found
 
 
 def _describe(req: Requirement) -> str:

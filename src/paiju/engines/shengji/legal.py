@@ -15,7 +15,7 @@ from collections import Counter
 from itertools import combinations
 
 from paiju.engines.shengji.actions import Action, make
-from paiju.engines.shengji.follow import follow_error, legal_follows
+from paiju.engines.shengji.follow import FollowPosition, legal_follows
 from paiju.engines.shengji.shapes import Unit, parse_units, runs
 from paiju.engines.shengji.state import ShengjiState
 
@@ -61,10 +61,11 @@ def _pairs_of(units: list[Unit]) -> list[tuple[str, ...]]:
 def play_actions(state: ShengjiState, seat: int) -> tuple[frozenset[Action], bool]:
     """The listed ``play`` actions of the seat to play, and whether they are all its plays.
 
-    Follows are enumerated by ``legal_follows`` and then kept only if ``follow_error`` (the
-    function ``apply`` validates with) accepts them, so the list can never offer a play
-    that ``apply`` refuses: there is one legality, not two. ``legal_follows`` lists fewer
-    than ``FOLLOW_LIMIT`` plays exactly when it did not cut the list.
+    Follows are enumerated by ``legal_follows`` and then kept only if ``FollowPosition.error``
+    (the rule of ``follow_error``, which ``apply`` validates with) accepts them, so the list
+    can never offer a play that ``apply`` refuses: there is one legality, not two.
+    ``legal_follows`` lists fewer than ``FOLLOW_LIMIT`` plays exactly when it did not cut the
+    list.
     """
     if not state.trick:
         return frozenset(make("play", p) for p in lead_candidates(state, seat)), False
@@ -82,12 +83,6 @@ def play_actions(state: ShengjiState, seat: int) -> tuple[frozenset[Action], boo
         format_draw=format_draw,
         limit=FOLLOW_LIMIT,
     )
-    listed = frozenset(
-        make("play", p)
-        for p in plays
-        if follow_error(
-            state.lead_units, suit, hand, p, ctx, min_length=min_length, format_draw=format_draw
-        )
-        is None
-    )
+    position = FollowPosition(state.lead_units, suit, hand, ctx, min_length, format_draw)
+    listed = frozenset(make("play", p) for p in plays if position.error(p) is None)
     return listed, len(plays) < FOLLOW_LIMIT

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from paiju.engines.shengji.cards import HAND_SIZE, SEATS
@@ -105,25 +107,41 @@ class ShengjiState:
     friend_seat: int | None = None
     match_seats: tuple[int, ...] = ()
 
-    @property
-    def opts(self) -> Mapping[str, Any]:
-        """The options as a mapping."""
-        return dict(self.options)
+    # The cached properties below are worked out once per state object (a state is never
+    # changed) and kept in its instance dict, outside the fields: equality, hashing, ``replace``
+    # and the snapshot codec see only the fields. The rules ask for them dozens of times per
+    # action, and every viewer's view of the state asks again.
 
-    @property
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only (for pickling and ``copy``): the cached values are worked out again
+        where they are needed."""
+        return {name: self.__dict__[name] for name in _FIELD_NAMES}
+
+    @cached_property
+    def opts(self) -> Mapping[str, Any]:
+        """The options as a (read-only) mapping."""
+        return MappingProxyType(dict(self.options))
+
+    @cached_property
     def ctx(self) -> TrumpContext:
         """The trump context (meaningful once the trump is set)."""
         return context(self.level, self.trump_suit, self.opts)
+
+    @cached_property
+    def derived(self) -> dict[Any, Any]:
+        """A memo of values the engine derives from this state (each seat's legal list, the
+        part of the view every viewer shares), keyed by the deriving function's own key."""
+        return {}
 
     @property
     def declarers(self) -> int:
         """The landlord's team (0 or 1); 0 before a landlord exists."""
         return (self.landlord or 0) % 2
 
-    @property
+    @cached_property
     def friends_mode(self) -> bool:
         """Whether the table plays Finding Friends (找朋友, option ``game_mode``)."""
-        return dict(self.options).get("game_mode") == "finding_friends"
+        return self.opts.get("game_mode") == "finding_friends"
 
     def landlord_team(self) -> frozenset[int]:
         """The declarers as far as they are public: the landlord and partner; in Finding
@@ -147,6 +165,9 @@ class ShengjiState:
         if self.phase != "play":
             return None
         return (self.leader + len(self.trick)) % SEATS
+
+
+_FIELD_NAMES = tuple(ShengjiState.__dataclass_fields__)
 
 
 def with_hand(

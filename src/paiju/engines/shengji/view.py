@@ -12,6 +12,7 @@ friend card and, once it is played, the friend (``landlord_team`` is the public 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from paiju.engines.shengji.cards import LEVEL_NAME
 from paiju.engines.shengji.play import final_points
@@ -36,8 +37,11 @@ def build_view(
     scores: tuple[int, ...],
 ) -> ShengjiView:
     """The JSON view; ``legal`` is the seat's sorted legal actions in notation, all of them
-    when ``legal_complete``."""
-    ctx = state.ctx
+    when ``legal_complete``.
+
+    What every viewer sees alike is built once per state (``_shared``) and shared by the
+    views, which are only read (encoded, digested); the keys keep their order."""
+    before_hand, after_hand = _shared(state)
     view: ShengjiView = {
         "variant": "shengji",
         "phase": state.phase,
@@ -45,37 +49,9 @@ def build_view(
         "to_act": sorted(to_act),
         "legal": legal,
         "legal_complete": legal_complete,
-        "options": dict(state.options),
-        "hand_no": state.hand_no,
-        "levels": [LEVEL_NAME[v] for v in state.levels],
-        "level": LEVEL_NAME[state.level],
-        "landlord": state.landlord,
-        "exchanger": state.exchanger,
-        "declarers": _declarers(state),
-        "landlord_team": sorted(state.landlord_team()) if state.landlord is not None else [],
-        "friend": _friend(state),
-        "trump_suit": state.trump_suit,
-        "trump_set": state.trump_set,
-        "bids": [BidView(seat=b.seat, cards=[b.card] * b.count) for b in state.bids],
-        "flipped": list(state.flipped),
-        "dealt": state.dealt,
-        "hand_counts": [len(h) for h in state.hands],
-        "hand": sorted(state.hands[seat], key=ctx.sort_key) if seat is not None else [],
-        "leader": state.leader,
-        "trick": [PlayView(seat=p.seat, cards=list(p.cards)) for p in state.trick],
-        "lead_format": [[u.width, u.length] for u in state.lead_units],
-        "tricks": [
-            TrickView(
-                plays=[PlayView(seat=p.seat, cards=list(p.cards)) for p in t.plays],
-                winner=t.winner,
-                points=t.points,
-            )
-            for t in state.tricks
-        ],
-        "attacker_points": state.attacker_points,
-        "penalty": state.penalty,
-        "throw_failures": [_failure(f, state) for f in state.failures],
-        "buried_count": len(state.buried),
+        **before_hand,  # type: ignore[typeddict-item]  # the shared keys, unpacked
+        "hand": sorted(state.hands[seat], key=state.ctx.sort_key) if seat is not None else [],
+        **after_hand,
     }
     holder = state.exchanger if state.exchanger is not None else state.landlord
     if state.phase == "over" or (seat is not None and seat == state.landlord and state.kitty):
@@ -92,6 +68,52 @@ def build_view(
             match_winner=list(state.match_seats) if state.match_seats else state.match_winner,
         )
     return view
+
+
+def _shared(state: ShengjiState) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The public keys of every view of ``state``: those before ``hand`` and those after."""
+    found: tuple[dict[str, Any], dict[str, Any]] | None = state.derived.get("view")
+    if found is None:
+        found = state.derived["view"] = _public(state)
+    return found
+
+
+def _public(state: ShengjiState) -> tuple[dict[str, Any], dict[str, Any]]:
+    before_hand = {
+        "options": dict(state.options),
+        "hand_no": state.hand_no,
+        "levels": [LEVEL_NAME[v] for v in state.levels],
+        "level": LEVEL_NAME[state.level],
+        "landlord": state.landlord,
+        "exchanger": state.exchanger,
+        "declarers": _declarers(state),
+        "landlord_team": sorted(state.landlord_team()) if state.landlord is not None else [],
+        "friend": _friend(state),
+        "trump_suit": state.trump_suit,
+        "trump_set": state.trump_set,
+        "bids": [BidView(seat=b.seat, cards=[b.card] * b.count) for b in state.bids],
+        "flipped": list(state.flipped),
+        "dealt": state.dealt,
+        "hand_counts": [len(h) for h in state.hands],
+    }
+    after_hand = {
+        "leader": state.leader,
+        "trick": [PlayView(seat=p.seat, cards=list(p.cards)) for p in state.trick],
+        "lead_format": [[u.width, u.length] for u in state.lead_units],
+        "tricks": [
+            TrickView(
+                plays=[PlayView(seat=p.seat, cards=list(p.cards)) for p in t.plays],
+                winner=t.winner,
+                points=t.points,
+            )
+            for t in state.tricks
+        ],
+        "attacker_points": state.attacker_points,
+        "penalty": state.penalty,
+        "throw_failures": [_failure(f, state) for f in state.failures],
+        "buried_count": len(state.buried),
+    }
+    return before_hand, after_hand
 
 
 def _declarers(state: ShengjiState) -> int | None:
