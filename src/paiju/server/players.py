@@ -227,16 +227,12 @@ class Players:
         except RoomClosed:
             room.detach(session)  # the room's task has ended; its tokens are revoked already
         session.room, session.seat = None, None
-        try:
-            if abandoned and room.made_by_player:
-                # A room a player opened ends when its last player leaves: bots alone would
-                # otherwise play on (or wait) for nobody.
-                with contextlib.suppress(GameError):
-                    await self.rooms.close(room.room_id, "every player left")
-        finally:
-            # Once the room is closed (its records written): a player told it left does not
-            # find the room it abandoned still open.
-            session.send(p.Left(type="left", room=room.room_id))
+        session.send(p.Left(type="left", room=room.room_id))
+        if abandoned and room.made_by_player:
+            # A room a player opened ends when its last player leaves: bots alone would
+            # otherwise play on (or wait) for nobody.
+            with contextlib.suppress(GameError):
+                await self.rooms.close(room.room_id, "every player left")
 
     async def seated(self, session: Session, message: p.ClientMessage) -> None:
         room, seat = session.room, session.seat
