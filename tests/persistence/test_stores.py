@@ -11,15 +11,8 @@ import pytest
 from paiju.persistence.memory import MemoryStore
 from paiju.persistence.redisstore import RedisStore
 from paiju.persistence.sqlite import SqliteStore
-from paiju.persistence.store import Appended, Store, hands
-from paiju.table.records import (
-    ActionRecord,
-    HandRecord,
-    Record,
-    RoomStatus,
-    Snapshot,
-    record_body,
-)
+from paiju.persistence.store import Store, hands
+from paiju.table.records import ActionRecord, HandRecord, RoomStatus, Snapshot, record_body
 from tests.persistence.writer import Writer, created
 
 
@@ -140,28 +133,3 @@ def test_a_batch_that_cannot_be_stored_whole_stores_nothing(
     assert store.last_entry("r1") == 0
     got = store.get_room("r1")
     assert got is not None and got.phase == "waiting"
-
-
-def test_sqlite_writes_several_rooms_in_one_transaction_each_room_all_or_none(
-    tmp_path: Path,
-) -> None:
-    store = SqliteStore(tmp_path / "db.sqlite3")
-    a, b = Writer(store, "a"), Writer(store, "b")
-    a.add(created("a"))
-    b.add(created("b"))
-
-    def items(writer: Writer, *records: Record) -> list[Appended]:
-        return [(r, writer.ledger.append(r.kind, record_body(r)), {0: 9.5}) for r in records]
-
-    good = items(a, ActionRecord(0, 1, 0, "go", "player", 2), RoomStatus("playing", (0, 0), (), 3))
-    # b's second record makes a room that exists: b's whole group stays out, a's goes in.
-    bad = items(b, ActionRecord(0, 1, 0, "go", "player", 2), created("a"))
-    errors = store.append_groups([("a", good), ("b", bad)])
-    assert errors[0] is None and isinstance(errors[1], ValueError)
-    assert [e.entry.n for e in store.entries("a")] == [0, 1, 2]
-    assert store.entries("a")[1].deadlines == {0: 9.5}
-    assert [e.entry.n for e in store.entries("b")] == [0]
-    stored = store.get_room("a")
-    assert stored is not None and stored.phase == "playing"
-    reopened = SqliteStore(tmp_path / "db.sqlite3")
-    assert [e.entry.n for e in reopened.entries("a")] == [0, 1, 2]

@@ -192,26 +192,6 @@ class SqliteStore:
             for record, entry, deadlines in items:
                 self._append(room_id, record, entry, deadlines)
 
-    def append_groups(
-        self, groups: Sequence[tuple[str, Sequence[Appended]]]
-    ) -> list[Exception | None]:
-        # One commit for every group (the commit costs more than a room's inserts); a
-        # savepoint per group keeps a group that fails from taking the others with it.
-        errors: list[Exception | None] = []
-        with self._transaction():
-            for room_id, items in groups:
-                self._db.execute("SAVEPOINT room")
-                try:
-                    for record, entry, deadlines in items:
-                        self._append(room_id, record, entry, deadlines)
-                except Exception as exc:
-                    self._db.execute("ROLLBACK TO room")
-                    errors.append(exc)
-                else:
-                    errors.append(None)
-                self._db.execute("RELEASE room")
-        return errors
-
     def _append(
         self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
     ) -> None:

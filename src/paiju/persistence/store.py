@@ -117,21 +117,6 @@ def async_appender(store: object) -> AsyncAppender | None:
     return store if isinstance(store, AsyncAppender) else None
 
 
-@runtime_checkable
-class GroupWriter(Protocol):
-    """An embedded store that writes several rooms' records in one transaction (the
-    server's group commit, ``paiju.server.commits``)."""
-
-    def append_groups(
-        self, groups: Sequence[tuple[str, Sequence[Appended]]]
-    ) -> list[Exception | None]:
-        """Store each room's consecutive entries (``append_many`` for every group), all in
-        one transaction, each group all or none: per group ``None`` when it is stored, or
-        the exception that kept it out (the others are stored all the same). Raises when
-        the transaction itself fails; then nothing is stored."""
-        ...
-
-
 class Store(Protocol):
     """Where rooms, their chains and seat tokens live."""
 

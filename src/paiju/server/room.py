@@ -24,7 +24,6 @@ from paiju.core.errors import GameError
 from paiju.persistence.store import Appended, Fenced, Store, Unreachable, async_appender
 from paiju.server import protocol as p
 from paiju.server.audience import Audience, Recipient
-from paiju.server.commits import GroupCommit
 from paiju.server.errors import RoomClosed, StorageFailed
 from paiju.server.feed import SpectatorFeed
 from paiju.server.logs import LOG_CONTEXT
@@ -96,13 +95,10 @@ class Room:
         feed: SpectatorFeed | None = None,
         abandoned_grace: float | None = None,
         rebuild: Rebuilder | None = None,
-        commits: GroupCommit | None = None,
     ) -> None:
         self.table = table
         self.store = store
         self._appender = async_appender(store)  # a shared store's writes are awaited
-        # An embedded store's writes join the loop turn's group commit (None: inline).
-        self._commits = commits if self._appender is None else None
         self._rebuild = rebuild
         # A finished room leaves memory this long after the match ended (None: never).
         self.finished_grace = finished_grace
@@ -457,17 +453,9 @@ class Room:
         ]
 
     async def _persist(self, batch: list[Persist]) -> None:
-        """Write consecutive records: in the loop turn's group commit (an embedded store),
-        or awaited alone (a shared store). Raises ``NotSaved``, or ``Fenced`` when this
-        node no longer owns the room."""
+        """Write consecutive records (awaited when the store is shared). Raises
+        ``NotSaved``, or ``Fenced`` when this node no longer owns the room."""
         items = self._items(batch)
-        if self._commits is not None:
-            try:
-                spent = await self._commits.write(self.room_id, items)
-            except Exception as exc:
-                raise NotSaved(f"entries {batch[0].entry.n}.. of room {self.room_id}") from exc
-            self._count_written(batch, spent)
-            return
         start = time.perf_counter()  # inline: a context manager costs twice the timing
         if self._appender is None:
             self._write_now(batch, items)
@@ -490,10 +478,7 @@ class Room:
 
     def _written(self, batch: list[Persist], start: float) -> None:
         """Count what was written (the time spent is shared among the records)."""
-        self._count_written(batch, (time.perf_counter() - start) / len(batch))
-
-    def _count_written(self, batch: list[Persist], spent: float) -> None:
-        """Count what was written, ``spent`` seconds of the store's time per record."""
+        spent = (time.perf_counter() - start) / len(batch)
         for effect in batch:
             record = effect.record
             self.metrics.store_write(record.kind).observe(spent)

@@ -19,7 +19,6 @@ from paiju.core.rng import SeededRng
 from paiju.engines.registry import get_engine, get_variant, make_bot, variants
 from paiju.persistence.restore import Damaged, check_chain, restore_room
 from paiju.persistence.store import Store, async_appender
-from paiju.server.commits import GroupCommit
 from paiju.server.config import ServerConfig
 from paiju.server.errors import Draining, UnknownPreset, UnknownRoom
 from paiju.server.feed import SpectatorFeed
@@ -86,8 +85,6 @@ class RoomManager:
         self.store = store
         self.metrics = metrics or Metrics.detached()
         self.rooms: dict[str, Room] = {}
-        # The rooms' writes to an embedded store are committed together, turn by turn.
-        self.commits = GroupCommit(store)
         self.presets = usable_presets(config.rooms_dir)
         self.draining = False
         # Rooms whose stored records did not verify at start: room id -> why (operators see
@@ -287,7 +284,7 @@ class RoomManager:
             table, self.store, self.config.finished_room_grace, self._unloaded,
             metrics=self.metrics, feed=feed,
             abandoned_grace=self.config.abandoned_room_grace if by_player else None,
-            rebuild=rebuild, commits=self.commits,
+            rebuild=rebuild,
         )
         room.made_by_player = by_player
         room.draining = self.draining
