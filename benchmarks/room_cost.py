@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -26,7 +27,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,16 +83,19 @@ async def play(tables: int, actions: int, think: float, folder: Path) -> dict[st
 
     rooms = [manager.create("mcr", options={"rounds": 4}, seed=f"cost/{n}")
              for n in range(tables)]
+    young = gc.get_stats()[0]["collections"]
     start, wall = time.process_time(), time.perf_counter()
     seats = [asyncio.create_task(seat(room.room_id, n)) for room in rooms for n in range(4)]
     await done.wait()
     spent, wall = time.process_time() - start, time.perf_counter() - wall
+    young = gc.get_stats()[0]["collections"] - young
     for task in seats:
         task.cancel()
     await asyncio.gather(*seats, return_exceptions=True)
     await manager.shutdown()
     store.close()
-    return {"us": 1e6 * spent / counted["acts"], "wall": 1e6 * wall / counted["acts"]}
+    acts = counted["acts"]
+    return {"us": 1e6 * spent / acts, "wall": 1e6 * wall / acts, "gc0": 1000 * young / acts}
 
 
 def one_run(args: argparse.Namespace, src: str | None) -> dict[str, float]:
@@ -104,6 +107,12 @@ def one_run(args: argparse.Namespace, src: str | None) -> dict[str, float]:
         return dict(json.loads(out.splitlines()[-1]))
     with tempfile.TemporaryDirectory(prefix="paiju-room-cost-") as tmp:
         return asyncio.run(play(args.tables, args.actions, args.think, Path(tmp)))
+
+
+def figures(run: dict[str, float]) -> str:
+    """A run's figures: CPU and wall time per action, young collections per 1,000."""
+    return (f"{run['us']:7.1f} us CPU {run['wall']:7.1f} us wall "
+            f"{run.get('gc0', float('nan')):5.1f} gc0/1000")
 
 
 def main() -> None:
@@ -127,15 +136,15 @@ def main() -> None:
     theirs: list[dict[str, float]] = []
     for n in range(args.runs):
         mine.append(one_run(args, str(ROOT / "src")))
-        line = f"{n + 1:>2} this {mine[-1]['us']:7.1f} us CPU {mine[-1]['wall']:7.1f} us wall"
+        line = f"{n + 1:>2} this {figures(mine[-1])}"
         if args.against:
             theirs.append(one_run(args, args.against))
-            line += f"   against {theirs[-1]['us']:7.1f} CPU {theirs[-1]['wall']:7.1f} wall"
+            line += f"   against {figures(theirs[-1])}"
         print(line, flush=True)
     for label, runs in (("this", mine), ("against", theirs)):
         if runs:
-            print(f"median {label}: {statistics.median(r['us'] for r in runs):.1f} us CPU, "
-                  f"{statistics.median(r['wall'] for r in runs):.1f} us wall per action")
+            print(f"median {label}: " + figures(
+                {k: statistics.median(r[k] for r in runs) for k in runs[0]}))
 
 
 if __name__ == "__main__":
