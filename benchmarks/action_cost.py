@@ -51,6 +51,11 @@ def play(variant: str, actions: int, watched: bool, seed: str) -> dict[str, floa
 
     views: dict[int, Any] = {}  # each seat's view, from the last state it was sent
 
+    def frame(send: Any) -> bytes:
+        """The bytes the server sends: the table's own encoding when it made one (a state,
+        in checkouts that have ``Send.frame``)."""
+        return getattr(send, "frame", None) or encode_bytes(send.message)
+
     def seen(effects: list[Any]) -> list[Any]:
         for e in effects:
             if isinstance(e, Send) and e.to >= 0 and e.message["type"] == "state":
@@ -79,7 +84,7 @@ def play(variant: str, actions: int, watched: bool, seed: str) -> dict[str, floa
             if table.phase == HAND_OVER:
                 began = time.process_time()
                 dealt = table.tick(1e9)
-                sent += len([encode_bytes(e.message) for e in dealt if isinstance(e, Send)])
+                sent += len([frame(e) for e in dealt if isinstance(e, Send)])
                 spent += time.process_time() - began
                 seen(dealt)
             elif table.phase == FINISHED:
@@ -91,7 +96,7 @@ def play(variant: str, actions: int, watched: bool, seed: str) -> dict[str, floa
         version = table.shown_version(seat)
         began = time.process_time()
         effects = table.handle(seat, Act(version, text), 0.0)
-        frames = [encode_bytes(e.message) for e in effects if isinstance(e, Send)]
+        frames = [frame(e) for e in effects if isinstance(e, Send)]
         spent += time.process_time() - began
         seen(effects)
         sent += len(frames)

@@ -91,13 +91,13 @@ async def test_spectator_fan_out_is_encoded_once_per_change(
         for _ in range(500):
             room.spectators.add(Member())
         calls = []
-        real = audience_module.encode_bytes
+        real = audience_module.frame_of
 
-        def counting(message: object) -> bytes:
+        def counting(message: object, frame: bytes | None) -> bytes:
             calls.append(message)
-            return real(message)  # type: ignore[arg-type]
+            return real(message, frame)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(audience_module, "encode_bytes", counting)
+        monkeypatch.setattr(audience_module, "frame_of", counting)
         await room.call(
             lambda table, now: (None, [Send(SPECTATORS, {"type": "pong", "nonce": 1})])
         )

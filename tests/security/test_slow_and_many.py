@@ -144,3 +144,38 @@ async def test_a_reader_that_never_reads_again_is_aborted() -> None:
         await eventually(lambda: not (sessions & server.sessions))
         await eventually(lambda: server.counts.total == 0)
         stalled.abort()
+
+
+async def test_a_reader_whose_frames_fit_the_queue_but_not_the_socket_is_closed_in_time() -> None:
+    # The writer times only sends that could wait (the transport's buffer near its mark):
+    # a client that stops reading is still closed send_timeout after its sends stall.
+    from paiju.server.link import SEND_TIMEOUT
+
+    async with running(outbound_queue=1000, outbound_queue_bytes=10_000_000,
+                       send_timeout=0.5, socket_send_buffer=4096) as server:
+        room = server.rooms.create("race")
+        stalled = await Stalled.watch(server.port, room.room_id)
+        (session,) = server.sessions
+        await shout(room, 20)
+        # Not an overflow (the queue holds it all, close_code stays 0): the writer gave up.
+        await eventually(lambda: session.outbox.ended)
+        assert session.close_code == 0 and session.outbox.frames == []
+        close = await stalled.read_close()  # unless the close itself was aborted by then
+        assert close is None or (close.code, close.reason) == (1008, SEND_TIMEOUT)
+
+
+def test_frames_that_fit_below_the_write_mark_are_sent_untimed() -> None:
+    from types import SimpleNamespace
+    from typing import Any
+
+    from paiju.server.link import FRAME_OVERHEAD, may_wait
+
+    def connection(buffered: int, paused: bool = False) -> Any:
+        transport = SimpleNamespace(get_write_buffer_size=lambda: buffered)
+        return SimpleNamespace(paused=paused, transport=transport, write_limit_high=1000)
+
+    frames = [b"x" * 300, b"y" * 300]
+    assert not may_wait(connection(0), frames)
+    assert not may_wait(connection(1000 - 600 - 2 * FRAME_OVERHEAD), frames)
+    assert may_wait(connection(1000 - 600 - 2 * FRAME_OVERHEAD + 1), frames)
+    assert may_wait(connection(0, paused=True), [b"x"])

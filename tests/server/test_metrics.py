@@ -169,3 +169,35 @@ async def test_a_busy_metrics_port_is_one_sentence() -> None:
         server = PaijuServer(make_config(metrics_port=port), MemoryStore(), ADMIN_TOKEN)
         with pytest.raises(ValueError, match=f"metrics port {port} on 127.0.0.1 is already in use"):
             await server.start()
+
+
+def test_counters_and_histograms_show_what_prometheus_clients_own_would() -> None:
+    import re
+
+    from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+
+    from paiju.server.metrics import LATENCY_BUCKETS, counter, histogram
+
+    theirs, ours = CollectorRegistry(), CollectorRegistry()
+    their_count = Counter("t_sent", "doc", ["type"], registry=theirs)
+    our_count = counter("t_sent", "doc", ["type"], ours)
+    their_plain = Histogram("t_lat", "doc", buckets=LATENCY_BUCKETS, registry=theirs)
+    our_plain = histogram("t_lat", "doc", [], LATENCY_BUCKETS, ours)()
+    their_hist = Histogram("t_write", "doc", ["record"], buckets=(0.001, 0.1), registry=theirs)
+    our_hist = histogram("t_write", "doc", ["record"], (0.001, 0.1), ours)
+    for amount in (0.0001, 0.0005, 0.001, 0.003, 0.7, 9.0):
+        their_plain.observe(amount)
+        our_plain.observe(amount)
+        their_hist.labels("action").observe(amount)
+        our_hist("action").observe(amount)
+    their_count.labels("state").inc(3)
+    our_count("state").inc(3)
+    their_count.labels("event").inc()
+    our_count("event").inc()
+
+    def text(registry: CollectorRegistry) -> str:  # creation times differ
+        exposed = generate_latest(registry).decode()
+        return re.sub(r"^(\S+_created\S*) \S+$", r"\1 T", exposed, flags=re.MULTILINE)
+
+    assert text(ours) == text(theirs)
+    assert 'le="0.001"} 3.0' in text(ours)  # a bound counts what equals it

@@ -20,6 +20,11 @@ from paiju.table.table import PLAYING, Table, TableSettings
 
 def played_messages(variant: str, actions: int = 150) -> list[dict[str, Any]]:
     """Every message a table of people sends while it plays up to ``actions`` actions."""
+    return [e.message for e in played_sends(variant, actions)]
+
+
+def played_sends(variant: str, actions: int = 150) -> list[Send]:
+    """Every ``Send`` of a table of people while it plays up to ``actions`` actions."""
     engine = get_engine(variant)
     options = engine.normalize_options({})
     seats = engine.seat_count(options)
@@ -33,7 +38,7 @@ def played_messages(variant: str, actions: int = 150) -> list[dict[str, Any]]:
         seat = min(table.decisions.waiting)
         text = players[seat].choose(engine.view(table.state, seat))
         effects += table.handle(seat, Act(table.shown_version(seat), text), 0.0)
-    return [e.message for e in effects if isinstance(e, Send)]
+    return [e for e in effects if isinstance(e, Send)]
 
 
 @pytest.mark.parametrize("variant", ["mcr", "shengji", "diu", "dragon"])
@@ -47,6 +52,22 @@ def test_unchecked_and_checked_encodings_agree(
     monkeypatch.setattr(wire, "CHECKED", True)
     checked = [wire.encode_bytes(m) for m in messages]
     assert [json.loads(f) for f in fast] == [json.loads(c) for c in checked]
+
+
+@pytest.mark.parametrize("variant", ["mcr", "shengji", "diu", "dragon"])
+def test_a_state_the_table_encoded_is_sent_as_that_json(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sends = played_sends(variant)
+    encoded = [s for s in sends if s.frame is not None]
+    assert {s.message["type"] for s in encoded} == {"state"} and len(encoded) > 10
+    monkeypatch.setattr(wire, "CHECKED", False)
+    for send in encoded:
+        assert wire.frame_of(send.message, send.frame) is send.frame
+        assert json.loads(send.frame or b"") == json.loads(wire.encode_bytes(send.message))
+    monkeypatch.setattr(wire, "CHECKED", True)  # the bytes themselves meet the schema
+    with pytest.raises(pydantic.ValidationError):
+        wire.frame_of(encoded[0].message, b'{"type": "state", "room": 3}')
 
 
 def test_the_checked_encoding_refuses_what_is_not_a_message(

@@ -97,3 +97,21 @@ def test_a_rebuilt_table_shows_connected_only_the_seats_still_connected() -> Non
     assert [slot.connected for slot in table.seats] == [True, False, True]
     assert sorted(sent_to(resent)) == [SPECTATORS, 0, 2]
     assert sorted(sent_to(play_turn(table))) == [SPECTATORS, 0, 2]
+
+
+def test_a_seats_client_seed_is_in_its_own_state_only() -> None:
+    from paiju.table.commands import SendSeed
+
+    engine = RaceEngine()
+    options = engine.normalize_options({"seats": 3, "target": 50})
+    table = Table("r", engine, options, "out", TableSettings(timers={}),
+                  lambda seat, level: FirstLegalBot())
+    for seat in range(3):
+        table.handle(None, Join(f"p{seat}"), 0.0)
+    effects = table.handle(1, SendSeed(0, "ann's dice"), 0.0)
+    deals = {e.to: e.message["deal"] for e in effects
+             if isinstance(e, Send) and e.message["type"] == "state"}
+    assert list(deals) == [1] and deals[1]["seed"] == "ann's dice"  # nobody else hears of it
+    others = [table.snapshot(seat, 0.0)["deal"] for seat in (0, 2, None)]
+    assert [deal["seed"] for deal in others] == [None, None, None]
+    assert {deal["commitment"] for deal in others} == {deals[1]["commitment"]}

@@ -32,3 +32,13 @@ def test_a_version_moves_once_per_change_and_never_for_counters() -> None:
     assert viewers.show(0, state(hand=[1, 3]), None) is None
     assert viewers.shown_version(0) == 2
     assert viewers.shown_version(1) == 0  # another viewer's counter is its own
+
+
+def test_a_state_shown_carries_its_json_counters_and_content_alike() -> None:
+    import json
+
+    viewers = Viewers()
+    sent = viewers.show(2, state(hand=[1, 2], odd="é\n"), None)
+    assert sent is not None and sent.frame is not None
+    assert json.loads(sent.frame) == sent.message
+    assert sent.message["version"] == 1 and sent.message["deadline_ms"] == 5

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from paiju.server import protocol as p
 from paiju.server.feed import SpectatorFeed
 from paiju.server.metrics import Metrics
-from paiju.server.wire import encode_bytes
+from paiju.server.wire import frame_of
 from paiju.table.effects import SPECTATORS, Send
 
 
@@ -59,22 +59,23 @@ class Audience:
     def send(self, effect: Send, now: Callable[[], float]) -> None:
         """Carry out a table's ``Send`` (``now``: the room's clock, read only if needed)."""
         if effect.to == SPECTATORS:
-            self.public(effect.message, now)
+            self.public(effect.message, now, effect.frame)
             return
         targets = self.members.get(effect.to)
         if targets:
-            self.deliver(effect.message, list(targets))
+            self.deliver(effect.message, list(targets), effect.frame)
             if self.reached is not None:
                 self.reached.update(targets)
 
-    def public(self, message: dict[str, Any], now: Callable[[], float]) -> None:
+    def public(self, message: dict[str, Any], now: Callable[[], float],
+               frame: bytes | None = None) -> None:
         """A message for the spectators: to the operators watching at once, to the
-        spectators now or once the feed lets it go."""
+        spectators now or once the feed lets it go (``frame``: the message encoded)."""
         delayed = self.feed.delayed
         if delayed:
             self.feed.push(message, now())
         self.deliver(message, [*self.watchers] if delayed else [*self.watchers,
-                                                                *self.spectators])
+                                                                *self.spectators], frame)
 
     def release(self, now: float) -> None:
         """Send the spectators what the feed lets go at ``now``."""
@@ -82,11 +83,12 @@ class Audience:
             for message in self.feed.due(now):
                 self.deliver(message, list(self.spectators))
 
-    def deliver(self, message: dict[str, Any] | p.ServerMessage, targets: list[Recipient]
-                ) -> None:
-        """Encode ``message`` once and queue it for every one of ``targets``."""
+    def deliver(self, message: dict[str, Any] | p.ServerMessage, targets: list[Recipient],
+                frame: bytes | None = None) -> None:
+        """Encode ``message`` once (unless ``frame`` is its encoding already) and queue it
+        for every one of ``targets``."""
         if targets:
-            frame = encode_bytes(message)
+            frame = frame_of(message, frame)
             for member in targets:
                 member.send_frame(frame)
             kind = message["type"] if isinstance(message, dict) else message.type

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import structlog
@@ -48,6 +48,22 @@ async def close_or_abort(
             await connection.close(code, reason)
     except TimeoutError:
         connection.transport.abort()
+
+
+#: Bytes a frame may add to its message on the wire: the header (at most 14) and deflate's
+#: framing of a message it cannot shrink.
+FRAME_OVERHEAD = 64
+
+
+def may_wait(connection: ServerConnection, frames: Sequence[bytes]) -> bool:
+    """Whether sending ``frames`` could wait for the client: the library waits only while
+    the transport has paused it (more than ``write_limit_high`` bytes buffered), so frames
+    that fit below that mark, with nothing paused, are sent without waiting."""
+    if connection.paused:
+        return True
+    pending = connection.transport.get_write_buffer_size()
+    pending += sum(len(frame) + FRAME_OVERHEAD for frame in frames)
+    return pending > connection.write_limit_high
 
 
 class Links:
@@ -128,7 +144,10 @@ class Links:
         timeout = self.config.send_timeout or None
         while (frames := await session.outbox.take()) is not None:
             try:
-                async with asyncio.timeout(timeout):
+                if timeout is not None and may_wait(connection, frames):
+                    async with asyncio.timeout(timeout):
+                        await send_frames(connection, frames)
+                else:  # they fit the buffers: no timer (most sends; a timer costs more)
                     await send_frames(connection, frames)
             except ConnectionClosed:
                 return

@@ -2,29 +2,35 @@
 its own: counters and histograms updated where things happen, gauges read from the live
 server when scraped. docs/operations.md lists every series.
 
-The hot paths use label children resolved once (``Children``), not ``labels()`` per call.
+The counters and histograms are plain numbers (``Tally``, ``Spread``) exposed through
+collectors of their own, with the series a prometheus_client metric would show; the hot paths
+use label children resolved once (``Children``), not a lookup of their labels per call.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Iterable, Mapping
+import math
+import time
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
-from prometheus_client import (
-    CONTENT_TYPE_LATEST,
-    CollectorRegistry,
-    Counter,
-    Histogram,
-    generate_latest,
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
+from prometheus_client.samples import Sample
+from prometheus_client.utils import floatToGoString
 
 __all__ = ["CONTENT_TYPE_LATEST", "Live", "LoopLag", "Metrics", "exposition"]
 
@@ -39,22 +45,119 @@ WORK_BUCKETS = (
 #: Seconds between two event-loop lag samples.
 LAG_INTERVAL = 0.25
 
-M = TypeVar("M", Counter, Histogram)
+class Tally:
+    """One counter, counted in a plain number. prometheus_client's own takes a lock per
+    increment (a few per action, some 2% of the server's CPU); here the event loop's thread
+    is the only one that counts or reads (a scrape is answered in the loop)."""
+
+    __slots__ = ("created", "value")
+
+    def __init__(self) -> None:
+        self.value = 0.0
+        self.created = time.time()
+
+    def inc(self, amount: float = 1.0) -> None:
+        """Count ``amount`` more."""
+        self.value += amount
 
 
-class Children(Generic[M]):
-    """One labelled metric's children by label values, each resolved once."""
+class Spread:
+    """One histogram, counted in plain numbers (see ``Tally``)."""
 
-    def __init__(self, metric: M) -> None:
-        self.metric: M = metric
-        self._children: dict[tuple[str, ...], M] = {}
+    __slots__ = ("bounds", "counts", "created", "les", "sum")
 
-    def __call__(self, *values: str) -> M:
+    def __init__(self, bounds: tuple[float, ...], les: tuple[str, ...]) -> None:
+        self.bounds = bounds  # ascending, the last one +Inf
+        self.les = les  # the bounds as the buckets' ``le`` label shows them
+        self.counts = [0] * len(bounds)
+        self.sum = 0.0
+        self.created = time.time()
+
+    def observe(self, amount: float) -> None:
+        """Count ``amount`` in the first bucket whose bound is not below it."""
+        self.counts[bisect_left(self.bounds, amount)] += 1
+        self.sum += amount
+
+
+C = TypeVar("C", Tally, Spread)
+
+
+class Children(Collector, Generic[C]):
+    """One labelled series, its children by label values (each made once), exposed at each
+    scrape with the names and samples a prometheus_client metric of its kind would have."""
+
+    def __init__(
+        self,
+        make: Callable[[], C],
+        family: Callable[[list[str]], Metric],
+        labels: Sequence[str],
+        registry: CollectorRegistry,
+    ) -> None:
+        self._make: Callable[[], C] = make
+        self._family = family
+        self._labels = list(labels)
+        self._children: dict[tuple[str, ...], C] = {}
+        if not self._labels:
+            self._children[()] = make()
+        registry.register(self)
+
+    def __call__(self, *values: str) -> C:
         child = self._children.get(values)
         if child is None:
-            child = self.metric.labels(*values)
-            self._children[values] = child
+            if len(values) != len(self._labels):
+                raise ValueError(f"expected labels {self._labels}, got {values}")
+            child = self._children[values] = self._make()
         return child
+
+    def collect(self) -> Iterable[Metric]:
+        family = self._family(self._labels)
+        for values, child in self._children.items():
+            if isinstance(child, Tally):
+                assert isinstance(family, CounterMetricFamily)
+                family.add_metric(list(values), child.value, created=child.created)
+            else:
+                assert isinstance(family, HistogramMetricFamily)
+                family.add_metric(list(values), _cumulative(child), child.sum)
+                family.samples.append(Sample(
+                    family.name + "_created", dict(zip(self._labels, values, strict=True)),
+                    child.created,
+                ))
+        yield family
+
+
+def _cumulative(spread: Spread) -> list[tuple[str, float]]:
+    """The histogram's buckets as Prometheus shows them: each counts everything up to it."""
+    total = 0.0
+    buckets = []
+    for le, count in zip(spread.les, spread.counts, strict=True):
+        total += count
+        buckets.append((le, total))
+    return buckets
+
+
+#: How prometheus_client writes a bucket's bound (``+Inf``, ``0.0005``).
+_go_float = cast(Callable[[float], str], floatToGoString)
+
+
+def counter(name: str, documentation: str, labels: Sequence[str],
+            registry: CollectorRegistry) -> Children[Tally]:
+    """A labelled counter (its samples are ``<name>_total`` and ``<name>_created``)."""
+    return Children(
+        Tally, lambda names: CounterMetricFamily(name, documentation, labels=names),
+        labels, registry,
+    )
+
+
+def histogram(name: str, documentation: str, labels: Sequence[str], buckets: Sequence[float],
+              registry: CollectorRegistry) -> Children[Spread]:
+    """A labelled histogram with ``buckets`` (and +Inf)."""
+    bounds = (*buckets, math.inf)
+    les = tuple(_go_float(bound) for bound in bounds)
+    return Children(
+        lambda: Spread(bounds, les),
+        lambda names: HistogramMetricFamily(name, documentation, labels=names),
+        labels, registry,
+    )
 
 
 class Metrics:
@@ -66,38 +169,36 @@ class Metrics:
         ProcessCollector(registry=registry)
         PlatformCollector(registry=registry)
         GCCollector(registry=registry)
-        self.received = Children(Counter(
+        self.received = counter(
             "paiju_messages_received", "Client messages read, by type (invalid: did not parse)",
-            ["type"], registry=registry))
-        self.sent = Children(Counter(
+            ["type"], registry)
+        self.sent = counter(
             "paiju_messages_sent", "Server messages queued for clients, by type (one per "
-            "connection)", ["type"], registry=registry))
-        self.errors = Children(Counter(
+            "connection)", ["type"], registry)
+        self.errors = counter(
             "paiju_errors", "Refusals sent to players and operators, by error code",
-            ["code"], registry=registry))
-        self.actions = Children(Counter(
+            ["code"], registry)
+        self.actions = counter(
             "paiju_actions", "Actions accepted by the tables, by variant and source "
-            "(player, bot, timeout, bot_fallback)", ["variant", "source"], registry=registry))
-        self.timeouts = Children(Counter(
+            "(player, bot, timeout, bot_fallback)", ["variant", "source"], registry)
+        self.timeouts = counter(
             "paiju_timeouts", "Decisions a person's timer ran out on (the timeout action "
-            "was played)", ["variant"], registry=registry))
-        self.connections = Children(Counter(
+            "was played)", ["variant"], registry)
+        self.connections = counter(
             "paiju_connections_opened", "Connections accepted, by kind (player, admin, http)",
-            ["kind"], registry=registry))
-        self.action_latency = Histogram(
+            ["kind"], registry)
+        self.action_latency = histogram(
             "paiju_action_latency_seconds", "From a player's act arriving to the last state "
-            "it caused written to the players' connections", buckets=LATENCY_BUCKETS,
-            registry=registry)
-        self.bot_decision = Children(Histogram(
+            "it caused written to the players' connections", [], LATENCY_BUCKETS, registry)()
+        self.bot_decision = histogram(
             "paiju_bot_decision_seconds", "Time a bot took to choose an action, by variant",
-            ["variant"], buckets=WORK_BUCKETS, registry=registry))
-        self.store_write = Children(Histogram(
+            ["variant"], WORK_BUCKETS, registry)
+        self.store_write = histogram(
             "paiju_store_write_seconds", "Time of one write to the store, by record "
-            "(action, hand, status, room)", ["record"], buckets=WORK_BUCKETS,
-            registry=registry))
-        self.loop_lag = Histogram(
+            "(action, hand, status, room)", ["record"], WORK_BUCKETS, registry)
+        self.loop_lag = histogram(
             "paiju_event_loop_lag_seconds", "How late the event loop ran a timer that was "
-            f"due (sampled every {LAG_INTERVAL} s)", buckets=WORK_BUCKETS, registry=registry)
+            f"due (sampled every {LAG_INTERVAL} s)", [], WORK_BUCKETS, registry)()
 
     _detached: Metrics | None = None
 

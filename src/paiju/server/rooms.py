@@ -13,7 +13,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 import structlog
-from prometheus_client import Histogram
 
 from paiju.core.errors import GameError, InvalidOptions
 from paiju.core.fairness import FAIR_V1
@@ -24,7 +23,7 @@ from paiju.persistence.store import Store, async_appender
 from paiju.server.config import ServerConfig
 from paiju.server.errors import Draining, UnknownPreset, UnknownRoom
 from paiju.server.feed import SpectatorFeed
-from paiju.server.metrics import Metrics, RoomFacts
+from paiju.server.metrics import Metrics, RoomFacts, Spread
 from paiju.server.presets import RoomPreset, default_preset, load_presets
 from paiju.server.room import TICK_RETRY, Recipient, Room, RoomJob
 from paiju.table.commands import Close, Start
@@ -434,7 +433,7 @@ class RoomManager:
 class TimedBot:
     """A bot whose every decision is timed into a histogram (the metrics)."""
 
-    def __init__(self, bot: SeatBot, histogram: Histogram) -> None:
+    def __init__(self, bot: SeatBot, histogram: Spread) -> None:
         self.bot = bot
         self.histogram = histogram
 

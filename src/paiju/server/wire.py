@@ -67,6 +67,16 @@ def encode_bytes(message: p.ServerMessage | dict[str, Any]) -> bytes:
     return orjson.dumps(message)
 
 
+def frame_of(message: p.ServerMessage | dict[str, Any], frame: bytes | None) -> bytes:
+    """The frame for ``message``: ``frame`` when the table encoded it already (checked as
+    it is, with ``CHECKED``), else ``encode_bytes``."""
+    if frame is None:
+        return encode_bytes(message)
+    if CHECKED:
+        p.SERVER_ADAPTER.validate_json(frame)
+    return frame
+
+
 def encode(message: p.ServerMessage | dict[str, Any]) -> str:
     """``encode_bytes`` as text."""
     return encode_bytes(message).decode("utf-8")

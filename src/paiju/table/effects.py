@@ -39,10 +39,14 @@ SPECTATORS = -1
 
 @dataclass(frozen=True)
 class Send:
-    """Send ``message`` (a protocol message as JSON data) to one seat or to the spectators."""
+    """Send ``message`` (a protocol message as JSON data) to one seat or to the spectators.
+
+    ``frame`` is the message already encoded (UTF-8 JSON), when the table had to encode it
+    anyway (a state, for its digest): the host sends those bytes rather than encode it again."""
 
     to: Seat
     message: dict[str, Any]
+    frame: bytes | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

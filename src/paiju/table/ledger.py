@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 #: Domain separation of the chain's hash.
 CHAIN_DOMAIN = b"paiju-chain-v1\x00"
@@ -31,10 +35,45 @@ GENESIS_PREV = "0" * 64
 def canonical(data: Mapping[str, Any]) -> str:
     """``data`` as canonical JSON: keys sorted, no spaces, UTF-8 text kept as it is, no NaN.
 
+    The text is the standard library's (``_standard``); orjson writes the same text some ten
+    times faster for the data a table keeps (a snapshot's state is kilobytes, every two
+    actions), and the standard library writes whatever orjson does not surely write alike.
     Raises ``ValueError`` (or ``TypeError``) for data that JSON cannot hold."""
+    try:
+        fast = orjson.dumps(data, option=_ORJSON)
+    except TypeError:  # keys that are not text, integers beyond 64 bits, other types
+        return _standard(data)
+    if b"e-" in fast or b"0.0000" in fast or (b"null" in fast and not _finite(data)):
+        return _standard(data)
+    return fast.decode("utf-8")
+
+
+def _standard(data: Mapping[str, Any]) -> str:
+    """The canonical text as the standard library writes it (the definition)."""
     return json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     )
+
+
+#: orjson's canonical form; the types the standard library refuses or writes otherwise
+#: (dataclasses, dates, subclasses of str, int, list and dict) are refused, for ``_standard``.
+_ORJSON = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+#: A float in a pickle: the BINFLOAT opcode and the IEEE 754 bits, big-endian; all exponent
+#: bits set is an infinity or a NaN.
+_NOT_FINITE = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
+
+
+def _finite(data: Any) -> bool:
+    """Whether ``data`` holds no NaN and no infinity (orjson writes them as ``null``, which
+    the canonical form refuses). Pickle writes every float as its IEEE bits, at C speed: a
+    scan of them is several times cheaper than a walk in Python; a false alarm only costs
+    the standard library's encoding."""
+    return _NOT_FINITE.search(pickle.dumps(data, protocol=5)) is None
 
 
 def link(prev: str, n: int, kind: str, body: str) -> str:

@@ -51,6 +51,7 @@ class Output:
             "totals": list(self.match.totals),
             "seats": self.seats.public(),
             "public_waiting": self._public_waiting(),
+            "deal": self._deal_common(),
         }
 
     def _snapshot(self, seat: Seat | None, now: float, common: dict[str, Any]) -> dict[str, Any]:
@@ -76,26 +77,32 @@ class Output:
             "preset": self.preset,
             "private": self.private,
             "rematch": self.rematch,
-            "deal": self.deal_info(seat),
+            "deal": self._deal_for(seat, common["deal"]),
         }
 
-    def deal_info(self, seat: Seat | None) -> dict[str, Any]:
-        """The fair-deal facts of the room for ``seat``: the scheme; the hand on the table
-        (or the next one, between hands) with its seed's commitment; the hand whose client
-        seeds are taken now (``None`` when none is) and the seat's own seed for it."""
+    def _deal_common(self) -> dict[str, Any]:
+        """The fair-deal facts of the room: the scheme; the hand on the table (or the next
+        one, between hands) with its seed's commitment; the hand whose client seeds are taken
+        now (``None`` when none is). The same for every viewer: worked out once per
+        broadcast (the commitment is two hashes)."""
         match = self.match
         playing = self.phase == PLAYING
         hand = match.hand if playing or self.state is None else match.hand + 1
         over = self.phase == FINISHED or (not playing and match.ends_before(hand))
-        seed_hand = None if over or not match.fair else self.seed_hand()
-        own = match.client_seeds.get(seat) if seat is not None and seed_hand is not None else None
         return {
             "scheme": match.scheme,
             "hand": None if over else hand,
             "commitment": None if over else match.commitment(hand),
-            "seed_hand": seed_hand,
-            "seed": own,
+            "seed_hand": None if over or not match.fair else self.seed_hand(),
         }
+
+    def _deal_for(self, seat: Seat | None, common: dict[str, Any]) -> dict[str, Any]:
+        """The deal facts ``seat`` is shown: ``common`` and the seat's own client seed for
+        the hand whose seeds are taken."""
+        own = None
+        if seat is not None and common["seed_hand"] is not None:
+            own = self.match.client_seeds.get(seat)
+        return {**common, "seed": own}
 
     def _public_waiting(self) -> set[Seat]:
         """The waiting seats every viewer may know about.

@@ -17,7 +17,6 @@ Reading back builds only dataclasses defined in the engine's own package or in
 from __future__ import annotations
 
 import dataclasses
-import functools
 import importlib
 import json
 from typing import Any
@@ -40,14 +39,17 @@ def encode_state(value: Any) -> Any:
     if kind in SCALARS:
         return value
     if kind is tuple:
-        # The common case (walls, hands, rivers): a tuple of scalars is copied, not walked.
+        # The common case (walls, hands, rivers): a tuple of scalars is copied, not walked
+        # (its items' types are checked at C speed).
+        if SCALARS.issuperset(map(type, value)):
+            return list(value)
         return [v if type(v) in SCALARS else encode_state(v) for v in value]
-    fields = _init_fields(kind) if dataclasses.is_dataclass(kind) else None
-    if fields is not None:
-        return {
-            "D": f"{kind.__module__}:{kind.__qualname__}",
-            "F": [encode_state(getattr(value, name)) for name in fields],
-        }
+    plan = _dataclass_plan(kind)
+    if plan is not None:
+        tag, fields = plan
+        # A field that is a scalar (most are) is copied without a call.
+        found = [getattr(value, name) for name in fields]
+        return {"D": tag, "F": [v if type(v) in SCALARS else encode_state(v) for v in found]}
     if isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, tuple):
@@ -70,10 +72,22 @@ def _order(item: Any) -> str:
     return json.dumps(item, sort_keys=True)
 
 
-@functools.cache
-def _init_fields(cls: type[Any]) -> tuple[str, ...]:
-    """The names of a dataclass's ``__init__`` fields, in order (asked once per class)."""
-    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+#: How each class met so far is written: a dataclass's ``D`` tag and ``__init__`` field names,
+#: ``None`` for a class that is no dataclass (a handful of classes per engine).
+_PLANS: dict[type[Any], tuple[str, tuple[str, ...]] | None] = {}
+
+
+def _dataclass_plan(cls: type[Any]) -> tuple[str, tuple[str, ...]] | None:
+    """How ``cls`` is written (worked out once per class): its ``D`` tag and the names of
+    its ``__init__`` fields, in order; ``None`` for a class that is no dataclass."""
+    if cls in _PLANS:
+        return _PLANS[cls]
+    plan = None
+    if dataclasses.is_dataclass(cls):
+        fields = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+        plan = f"{cls.__module__}:{cls.__qualname__}", fields
+    _PLANS[cls] = plan
+    return plan
 
 
 class StateReader:

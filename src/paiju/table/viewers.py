@@ -60,7 +60,8 @@ class Viewers:
         Skipping unchanged states matters for hidden information: a seat that is not told of
         a change cannot learn from the version bump that another seat answered in secret. Its
         older version stays valid for its own decision."""
-        content = digest({k: v for k, v in snapshot.items() if k not in COUNTERS})
+        body = _content(snapshot)
+        content = hashlib.blake2b(body, digest_size=16).digest()
         changed = self._last_shown.get(target) != content
         if changed:
             self._last_shown[target] = content
@@ -71,7 +72,7 @@ class Viewers:
             return None
         snapshot["version"] = self.shown_version(target)
         snapshot["decision_version"] = waiting.shown_from if waiting is not None else None
-        return Send(target, snapshot)
+        return Send(target, snapshot, _with_counters(snapshot, body))
 
     def restart_above(self, version: int) -> None:
         """Forget what was shown; every counter starts above ``version`` (after a restart the
@@ -84,5 +85,22 @@ class Viewers:
 def digest(content: dict[str, Any]) -> bytes:
     """A digest of a state's content (its JSON data with sorted keys): equal for equal
     content, and for different content equal only by a 128-bit hash collision."""
-    data = orjson.dumps(content, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
-    return hashlib.blake2b(data, digest_size=16).digest()
+    return hashlib.blake2b(orjson.dumps(content, option=SORTED), digest_size=16).digest()
+
+
+#: The content's encoding: sorted keys, so that equal content is equal bytes.
+SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
+def _content(snapshot: dict[str, Any]) -> bytes:
+    """A state's content (all but its counters) as JSON with sorted keys: what its digest is
+    of, and, after the counters, what it is sent as."""
+    return orjson.dumps({k: v for k, v in snapshot.items() if k not in COUNTERS},
+                        option=SORTED)
+
+
+def _with_counters(snapshot: dict[str, Any], body: bytes) -> bytes:
+    """The state as sent: its counters, then its content as ``_content`` encoded it (one
+    encoding for the digest and the wire)."""
+    counters = orjson.dumps({k: snapshot[k] for k in COUNTERS})
+    return counters if body == b"{}" else counters[:-1] + b"," + body[1:]

@@ -1,0 +1,90 @@
+"""The chain's canonical JSON: orjson's fast text is the standard library's, byte for byte, for
+any data; what the standard library refuses (NaN, infinities) is refused."""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paiju.table.ledger import Ledger, canonical
+from paiju.table.phases import PLAYING
+
+
+def standard(data: Any) -> str:
+    """The canonical form as it was defined (docs/fairness.md): the standard library's."""
+    return json.dumps(
+        data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+class Kind(enum.IntEnum):
+    ONE = 1
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+tiny = st.floats(min_value=-1e-4, max_value=1e-4, allow_nan=False)  # written "1e-05" by json
+text = st.text()  # any code point, astral ones and controls included
+scalars = (
+    st.none() | st.booleans() | st.integers() | st.integers(-(2**70), 2**70) | finite | tiny
+    | text | st.sampled_from([PLAYING, Kind.ONE])
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=5) | st.tuples(inner, inner)
+    | st.dictionaries(text, inner, max_size=5),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.dictionaries(text, values, max_size=6))
+def test_the_fast_text_is_the_standard_librarys(data: dict[str, Any]) -> None:
+    assert canonical(data) == standard(data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.integers() | st.booleans(), values, max_size=4))
+def test_keys_that_are_not_text_are_written_as_the_standard_library_writes_them(
+    data: dict[Any, Any],
+) -> None:
+    try:
+        expected = standard(data)
+    except TypeError:  # keys of mixed types cannot be sorted
+        with pytest.raises(TypeError):
+            canonical(data)
+    else:
+        assert canonical(data) == expected
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, -math.nan])
+def test_nan_and_infinities_are_refused_wherever_they_are(bad: float) -> None:
+    for data in ({"x": bad}, {"x": [None, 1, ("a", bad)]}, {"x": None, "y": {"z": bad}}):
+        with pytest.raises(ValueError):
+            canonical(data)
+
+
+def test_what_json_cannot_hold_is_refused() -> None:
+    from dataclasses import dataclass
+
+    @dataclass
+    class Point:
+        x: int
+
+    with pytest.raises(TypeError):
+        canonical({"p": Point(1)})
+    with pytest.raises(TypeError):
+        canonical({"s": {1, 2}})
+
+
+def test_a_chain_entry_hashes_the_same_text() -> None:
+    # The vector of docs/fairness.md's first entry is unchanged by the faster writer.
+    body = {"b": [1, 2.5, None, "é"], "a": {"y": True, "x": 1e-05}}
+    entry = Ledger().append("room", body)
+    assert entry.body == standard(body)
+    assert entry.intact()
