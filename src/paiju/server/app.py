@@ -206,6 +206,11 @@ class PaijuServer:
         ``drain_timeout`` seconds), then the server stops and ``stopped`` is set."""
         return await self.ops.begin_drain()
 
+    def held(self) -> int:
+        """Rooms in memory and player connections: what the server's live memory grows with
+        (the collector's measure of garbage, ``paiju.server.collector``)."""
+        return len(self.rooms.rooms) + len(self.sessions)
+
     @property
     def url(self) -> str:
         """The address to open in a browser."""
