@@ -157,6 +157,14 @@ class Session:
         self.close_reason = ""
         self.arrived_at = 0.0  # loop time the message being carried out was read
 
+    def log_fields(self) -> dict[str, object]:
+        """What every log line caused by this connection says of it."""
+        return {
+            "connection": self.session_id,
+            "room": self.room.room_id if self.room is not None else None,
+            "seat": self.seat,
+        }
+
     def send(self, message: p.ServerMessage) -> None:
         """Queue ``message`` (encoded through the protocol's models)."""
         self.metrics.sent(message.type).inc()
