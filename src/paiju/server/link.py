@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import functools
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -50,6 +52,50 @@ async def close_or_abort(
         connection.transport.abort()
 
 
+class Writer:
+    """Sends a session's outbox on its connection (``Links.write``), in a task that runs only
+    while there is something to send: most connections are idle most of the time, and a
+    writer task waiting for the next frame held some 1.2 KiB of each."""
+
+    __slots__ = ("_context", "connection", "failure", "finished", "links", "session", "task")
+
+    def __init__(self, links: Links, connection: ServerConnection, session: Session) -> None:
+        self.links = links
+        self.connection = connection
+        self.session = session
+        self.task: asyncio.Task[None] | None = None
+        self.finished = False
+        self.failure: Exception | None = None
+        # The connection's context (its log fields), whoever queues the frame that wakes it.
+        self._context = contextvars.copy_context()
+        session.outbox.waker = self.wake
+
+    def wake(self) -> None:
+        """Something was queued (or the box ended): start writing unless a writer runs."""
+        if self.task is None and not self.finished:
+            loop = asyncio.get_running_loop()
+            self.task = loop.create_task(self._write(), context=self._context)
+
+    async def _write(self) -> None:
+        try:
+            self.finished = await self.links.write(self.connection, self.session)
+        except asyncio.CancelledError:
+            self.finished = True
+            raise
+        except Exception as exc:  # re-raised by ``done``, to the connection's handler
+            self.finished, self.failure = True, exc
+        finally:
+            self.task = None
+
+    async def done(self) -> None:
+        """Once the outbox has ended: wait for the last writes and the close they lead to;
+        raise what made a writer fail, if anything did."""
+        if self.task is not None:
+            await self.task
+        if self.failure is not None:
+            raise self.failure
+
+
 class Links:
     """Runs player connections: one reader and one writer per connection."""
 
@@ -80,7 +126,7 @@ class Links:
             Outbox(config.outbound_queue, config.outbound_queue_bytes),
             TokenBucket(config.rate_per_second, float(config.rate_burst)),
             address=address,
-            kick=lambda code, reason: self.kick(connection, code, reason),
+            kick=functools.partial(self.kick, connection),
             metrics=self.metrics,
         )
 
@@ -89,7 +135,7 @@ class Links:
     ) -> None:
         """Serve ``session`` until its connection ends; the writer is done when this returns."""
         loop = asyncio.get_running_loop()
-        writer = loop.create_task(self._writer(connection, session))
+        writer = Writer(self, connection, session)
         watchdog = None
         if self.config.hello_timeout:
             watchdog = loop.call_at(
@@ -103,7 +149,7 @@ class Links:
             if watchdog is not None:
                 watchdog.cancel()
             session.outbox.end()
-            await writer
+            await writer.done()
 
     def _hello_due(self, connection: ServerConnection, session: Session) -> None:
         if not session.greeted:
@@ -124,27 +170,31 @@ class Links:
 
     # ------------------------------------------------------------------ writer
 
-    async def _writer(self, connection: ServerConnection, session: Session) -> None:
+    async def write(self, connection: ServerConnection, session: Session) -> bool:
+        """Send what ``session`` has queued until nothing is; ``True`` once the writing is
+        over for good (the box ended and was sent, the connection closed, or a send timed
+        out), ``False`` when the next frame queued should start a writer again."""
+        outbox = session.outbox
         timeout = self.config.send_timeout or None
-        while (frames := await session.outbox.take()) is not None:
+        while (frames := outbox.take()) is not None:
             try:
                 async with asyncio.timeout(timeout):
                     await send_frames(connection, frames)
             except ConnectionClosed:
-                return
+                return True
             except TimeoutError:
-                session.outbox.end(drop=True)
+                outbox.end(drop=True)
                 self.kick(connection, CLOSE_POLICY, SEND_TIMEOUT)
-                return
-            # Sent: an idle writer holds none of them (a state can be kilobytes, and the
-            # connections that have nothing to do are most of them).
-            frames.clear()
+                return True
+        if not outbox.ended:
+            return False
         if session.close_code:
             # After what was queued (the rate_limited errors, a taken_over message) went out.
             self.kick(connection, session.close_code, session.close_reason)
         closing = self._closing.get(connection)
         if closing is not None:
             await asyncio.shield(closing)
+        return True
 
     # ------------------------------------------------------------------ reader
 
