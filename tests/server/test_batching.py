@@ -5,6 +5,7 @@ order and intact; the writer takes them from the outbox as one batch. An idle co
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 import tracemalloc
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
+from paiju.server import protocol as p
 from paiju.server.intake import SlicedIntake, send_frames
 from paiju.server.sessions import Outbox
 from tests.server.client import Client
@@ -120,4 +122,14 @@ async def test_a_connection_keeps_the_library_s_compact_instance_dict() -> None:
         (connection,) = server._server.connections
         assert connection.log_id  # the session's id, set once the handshake was accepted
         assert sys.getsizeof(connection.__dict__) < 800
+        await client.close()
+
+
+async def test_an_idle_reader_keeps_no_message_it_carried_out() -> None:
+    async with running() as server:
+        client = await Client.open(server.port)
+        await client.send({"type": "ping", "nonce": "n"})
+        await client.expect("pong")
+        gc.collect()
+        assert not [o for o in gc.get_objects() if isinstance(o, p.Ping)]
         await client.close()

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from paiju import __version__
@@ -413,17 +412,12 @@ class PaijuServer:
         await self.players.dispatch(session, message)
 
 
-#: What a player connection keeps of its opening request: the path (headers: none).
-_NO_HEADERS = Headers()
-
-
 def forget_handshake(connection: ServerConnection) -> None:
     """Let go of the opening request's and response's headers, read only during the handshake:
-    a player connection holds them for hours, some 4 KiB of its memory. (The request itself
-    stays, with its path and no headers: websockets takes a connection without one for one
-    still opening.)"""
+    a player connection holds them for hours, some 4 KiB of its memory. The request's are
+    emptied in place: the library's parser keeps the request itself to the end."""
     if connection.request is not None:
-        connection.request = Request(connection.request.path, _NO_HEADERS)
+        connection.request.headers.clear()
     connection.response = None
 
 

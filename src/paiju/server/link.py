@@ -199,36 +199,43 @@ class Links:
     # ------------------------------------------------------------------ reader
 
     async def _reader(self, connection: ServerConnection, session: Session) -> None:
-        loop = asyncio.get_running_loop()
         bytes_budget = TokenBucket(
             float(self.config.rate_bytes_per_second), float(self.config.rate_bytes_burst)
         )
         while True:
-            # Bytes, not text: invalid UTF-8 is then a typed error, not a dropped connection.
-            frame = await connection.recv(decode=False)
-            session.arrived_at = loop.time()
-            if session.outbox.ended:
-                # Closing: keep reading (and dropping), or the client's answer to the close
-                # would sit behind unread frames and the close would wait for its timeout.
-                continue
-            if self.config.rate_bytes_per_second:
-                wait = bytes_budget.spend(loop.time(), len(frame))
-                if wait:
-                    await asyncio.sleep(wait)  # not read meanwhile: TCP slows the sender
-            try:
-                message: p.ClientMessage | None = parse_frame(frame)
-            except GameError as exc:
-                message = None
-                refusal: GameError | None = exc
-            else:
-                refusal = None
-            self.metrics.received(message.type if message is not None else "invalid").inc()
-            if not self._affordable(session, message, loop.time()):
-                continue
-            if refusal is not None:
-                self._refuse(session, refusal)
-            elif message is not None:
-                await self._carry_out(session, message)
+            await self._next_frame(connection, session, bytes_budget)
+
+    async def _next_frame(
+        self, connection: ServerConnection, session: Session, bytes_budget: TokenBucket
+    ) -> None:
+        """Read one frame and carry it out. (A function of its own, so that an idle reader
+        does not keep the last frame and message alive in its locals.)"""
+        loop = asyncio.get_running_loop()
+        # Bytes, not text: invalid UTF-8 is then a typed error, not a dropped connection.
+        frame = await connection.recv(decode=False)
+        session.arrived_at = loop.time()
+        if session.outbox.ended:
+            # Closing: keep reading (and dropping), or the client's answer to the close
+            # would sit behind unread frames and the close would wait for its timeout.
+            return
+        if self.config.rate_bytes_per_second:
+            wait = bytes_budget.spend(loop.time(), len(frame))
+            if wait:
+                await asyncio.sleep(wait)  # not read meanwhile: TCP slows the sender
+        try:
+            message: p.ClientMessage | None = parse_frame(frame)
+        except GameError as exc:
+            message = None
+            refusal: GameError | None = exc
+        else:
+            refusal = None
+        self.metrics.received(message.type if message is not None else "invalid").inc()
+        if not self._affordable(session, message, loop.time()):
+            return
+        if refusal is not None:
+            self._refuse(session, refusal)
+        elif message is not None:
+            await self._carry_out(session, message)
 
     def _affordable(self, session: Session, message: p.ClientMessage | None, now: float) -> bool:
         """Spend the message's cost; if it is over budget, answer ``rate_limited`` and count a
