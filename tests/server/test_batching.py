@@ -133,3 +133,15 @@ async def test_an_idle_reader_keeps_no_message_it_carried_out() -> None:
         gc.collect()
         assert not [o for o in gc.get_objects() if isinstance(o, p.Ping)]
         await client.close()
+
+
+async def test_an_idle_connection_waits_for_its_writes_in_a_list_not_a_deque() -> None:
+    """An empty deque is a 600-byte block for the connection's life; the library only
+    appends, removes and walks these waiters (tests/security/test_slow_and_many.py makes
+    them wait)."""
+    async with running() as server:
+        client = await Client.open(server.port)
+        assert server._server is not None
+        (connection,) = server._server.connections
+        assert connection.drain_waiters == [] and isinstance(connection.drain_waiters, list)
+        await client.close()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import functools
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -27,7 +26,7 @@ from paiju.server.config import ServerConfig
 from paiju.server.errors import RateLimited
 from paiju.server.intake import send_frames
 from paiju.server.metrics import Metrics
-from paiju.server.sessions import CLOSE_POLICY, Outbox, Session
+from paiju.server.sessions import CLOSE_POLICY, Outbox, Session, no_kick
 from paiju.server.throttle import LogLimiter, TokenBucket, message_cost
 from paiju.server.wire import error, internal_error, parse_frame
 
@@ -69,6 +68,17 @@ class Writer:
         # The connection's context (its log fields), whoever queues the frame that wakes it.
         self._context = contextvars.copy_context()
         session.outbox.waker = self.wake
+        session.kick = self.kick
+
+    def kick(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` soon (``Links.kick``)."""
+        self.links.kick(self.connection, code, reason)
+
+    def detach(self) -> None:
+        """The connection is over: the session no longer reaches it (and holds no cycle
+        through it, which only a full collection would reclaim)."""
+        self.session.outbox.waker = None
+        self.session.kick = no_kick
 
     def wake(self) -> None:
         """Something was queued (or the box ended): start writing unless a writer runs."""
@@ -126,7 +136,6 @@ class Links:
             Outbox(config.outbound_queue, config.outbound_queue_bytes),
             TokenBucket(config.rate_per_second, float(config.rate_burst)),
             address=address,
-            kick=functools.partial(self.kick, connection),
             metrics=self.metrics,
         )
 
@@ -141,15 +150,22 @@ class Links:
             watchdog = loop.call_at(
                 accepted_at + self.config.hello_timeout, self._hello_due, connection, session
             )
+        bytes_budget = TokenBucket(
+            float(self.config.rate_bytes_per_second), float(self.config.rate_bytes_burst)
+        )
         try:
-            await self._reader(connection, session)
+            while True:  # (not a coroutine of its own: each waiting one is 250 bytes)
+                await self._next_frame(connection, session, bytes_budget)
         except ConnectionClosed:
             pass
         finally:
             if watchdog is not None:
                 watchdog.cancel()
             session.outbox.end()
-            await writer.done()
+            try:
+                await writer.done()
+            finally:
+                writer.detach()
 
     def _hello_due(self, connection: ServerConnection, session: Session) -> None:
         if not session.greeted:
@@ -197,13 +213,6 @@ class Links:
         return True
 
     # ------------------------------------------------------------------ reader
-
-    async def _reader(self, connection: ServerConnection, session: Session) -> None:
-        bytes_budget = TokenBucket(
-            float(self.config.rate_bytes_per_second), float(self.config.rate_bytes_burst)
-        )
-        while True:
-            await self._next_frame(connection, session, bytes_budget)
 
     async def _next_frame(
         self, connection: ServerConnection, session: Session, bytes_budget: TokenBucket

@@ -37,6 +37,10 @@ CLOSE_KICKED = 4002
 Kick = Callable[[int, str], None]
 
 
+def no_kick(code: int, reason: str) -> None:
+    """The ``kick`` of a session with no connection to close."""
+
+
 #: Called by the writer once every frame queued before it was written.
 Marker = Callable[[], None]
 
@@ -145,7 +149,7 @@ class Session:
         self.outbox = outbox
         self.bucket = bucket
         self.address = address
-        self.kick: Kick = kick or (lambda code, reason: None)
+        self.kick: Kick = kick or no_kick
         self.greeted = False
         self.program = False  # hello.bot: a program plays for this connection
         self.room: Room | None = None
