@@ -49,3 +49,11 @@ async def test_a_cancelled_consumer_leaves_the_box_usable() -> None:
         await waiting
     box.put("next")
     assert await box.get(timeout=5) == "next"
+
+
+async def test_a_timeout_already_due_goes_before_what_is_queued() -> None:
+    box: Mailbox[str] = Mailbox()
+    box.put("late act")
+    with pytest.raises(TimeoutError):
+        await box.get(timeout=0.0)
+    assert await box.get(timeout=5) == "late act"

@@ -38,7 +38,11 @@ class Mailbox(Generic[T]):
 
     async def get(self, timeout: float | None = None) -> T:
         """The first item, once there is one; ``TimeoutError`` after ``timeout`` seconds
-        (``None``: no limit) without one."""
+        (``None``: no limit) without one, and at once for a timeout of zero or less even
+        with items waiting (as ``asyncio.wait_for`` gave: a room's deadline that is due goes
+        before the messages queued behind it)."""
+        if timeout is not None and timeout <= 0:
+            raise TimeoutError
         async with asyncio.timeout(timeout):
             while not self._items:
                 self._wake = asyncio.get_running_loop().create_future()
