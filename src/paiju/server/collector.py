@@ -15,7 +15,7 @@ enough objects have survived the young collections. The policy here takes those 
 
 What is live is estimated from what the server holds (``held``: rooms in memory and
 connections), not from memory alone. Playing makes almost no cyclic garbage (a census of a
-loaded server, /work's benchmarks/gc_census.py, finds none per action); a closed connection
+loaded server, benchmarks/gc_census.py, finds none per action); a closed connection
 leaves some (the websockets connection's own cycles). So memory that grows as rooms and
 connections are added is live, and a thaw then would walk the whole heap for nothing (at a
 thousand MCR tables, some 700 ms of pause while tables were being added). Memory that grows
