@@ -6,15 +6,18 @@ garbage collector's pauses and the event loop's lag to a file once a second.
 Each line of STATS_FILE is a JSON object: ``t`` (monotonic seconds), ``gc`` (pauses since
 the last line: ``[generation, seconds]``) and ``lag`` (event-loop lag samples in seconds,
 each the overshoot of a 50 ms sleep). The probes cost little: one callback per collection and
-one timer every 50 ms.
+one timer every 50 ms. With ``PROBE_GC_CENSUS=FILE`` in its environment, SIGUSR1 counts the
+cyclic garbage the server makes (``_census``; ``benchmarks/gc_census.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import gc
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -65,12 +68,40 @@ def _patched_run(original: Any) -> Any:
     return run
 
 
+def _census(path: str) -> Any:
+    """The SIGUSR1 handler of ``PROBE_GC_CENSUS``: every signal collects everything (frozen
+    objects too); the first starts keeping what collections reclaim (``gc.DEBUG_SAVEALL``),
+    the next writes the count per type of what was reclaimed since to ``path`` (JSON), and
+    so on in turn. The server's collector keeps its policy meanwhile."""
+    counting = [False]
+
+    def on_signal(signum: int, frame: Any) -> None:
+        gc.unfreeze()
+        gc.collect()
+        found = collections.Counter(
+            f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage
+        )
+        gc.garbage.clear()
+        counting[0] = not counting[0]
+        gc.set_debug(gc.DEBUG_SAVEALL if counting[0] else 0)
+        gc.collect()
+        gc.freeze()
+        if not counting[0]:
+            with open(path + ".tmp", "w", encoding="utf-8") as out:
+                json.dump({"objects": sum(found.values()), "types": found.most_common(40)}, out)
+            os.replace(path + ".tmp", path)
+
+    return on_signal
+
+
 def main() -> int:
     stats, cpu, separator, *argv = sys.argv[1:]
     assert separator == "--", "usage: probe_server.py STATS_FILE CPU -- paiju args..."
     if cpu != "-":
         os.sched_setaffinity(0, {int(cpu)})
     gc.callbacks.append(_on_gc)
+    if os.environ.get("PROBE_GC_CENSUS"):
+        signal.signal(signal.SIGUSR1, _census(os.environ["PROBE_GC_CENSUS"]))
     threading.Thread(target=_writer, args=(stats,), daemon=True).start()
     asyncio.run = _patched_run(asyncio.run)  # type: ignore[method-assign]
     from paiju.cli.__main__ import main as paiju_main

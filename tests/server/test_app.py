@@ -47,6 +47,17 @@ async def test_hello_then_welcome_names_the_variants(server: PaijuServer) -> Non
     await client.close()
 
 
+async def test_a_player_connection_lets_go_of_its_handshake_headers(server: PaijuServer) -> None:
+    client = await Client.open(server.port)
+    assert server._server is not None
+    (connection,) = server._server.connections
+    assert connection.request is not None and connection.request.path == "/"
+    assert not connection.request.headers and connection.response is None
+    await client.send({"type": "ping", "nonce": "still"})  # and the connection goes on
+    assert (await client.expect("pong"))["nonce"] == "still"
+    await client.close()
+
+
 @pytest.mark.parametrize(
     ("frame", "code"),
     [

@@ -5,6 +5,7 @@ order and intact; the writer takes them from the outbox as one batch. An idle co
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 import tracemalloc
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
+from paiju.server import protocol as p
 from paiju.server.intake import SlicedIntake, send_frames
 from paiju.server.sessions import Outbox
 from tests.server.client import Client
@@ -51,43 +53,64 @@ async def test_a_batch_is_one_write_and_arrives_in_order(compression: str | None
     assert len(writes) == 1
 
 
-async def test_the_writer_takes_every_frame_up_to_a_marker() -> None:
+def test_the_writer_takes_every_frame_up_to_a_marker() -> None:
     box = Outbox(max_frames=10, max_bytes=10_000)
     called: list[str] = []
     box.put(b"a")
     box.put(b"b")
     box.mark(lambda: called.append("m"))
     box.put(b"c")
-    assert await box.take() == [b"a", b"b"]
+    assert box.take() == [b"a", b"b"]
     assert called == []  # a and b are not written yet
-    assert await box.take() == [b"c"]
+    assert box.take() == [b"c"]
     assert called == ["m"]
     assert (box.count, box.bytes) == (0, 0)
+    assert box.take() is None
+
+
+def test_an_outbox_wakes_its_writer_when_something_is_queued_or_it_ends() -> None:
+    box = Outbox(max_frames=10, max_bytes=10_000)
+    woken: list[str] = []
+    box.waker = lambda: woken.append("w")
+    box.mark(lambda: None)  # nothing queued: called at once, nothing to write
+    assert woken == []
+    box.put(b"a")
+    assert woken == ["w"]
     box.end()
-    assert await box.take() is None
+    assert woken == ["w", "w"]
 
 
-async def test_an_idle_outbox_with_its_writer_waiting_is_small() -> None:
-    """Thousands of connections sit idle: their outboxes and waiting writers are most of what
-    paiju adds to the library's own memory per connection."""
+def writing() -> list[asyncio.Task[object]]:
+    """The writer tasks running."""
+    names = [(t, getattr(t.get_coro(), "__qualname__", "")) for t in asyncio.all_tasks()]
+    return [t for t, name in names if name.endswith(("._write", "._writer"))]
 
-    async def writer(box: Outbox) -> None:
-        while await box.take() is not None:
-            pass
 
+async def test_an_idle_connection_has_no_writer_task() -> None:
+    """Thousands of connections sit idle: a writer task waiting on each was 1.2 KiB more."""
+    async with running() as server:
+        client = await Client.open(server.port)
+        await client.send({"type": "ping", "nonce": "n"})
+        await client.expect("pong")
+        async with asyncio.timeout(5):
+            while writing():  # the pong's writer ends once it is sent
+                await asyncio.sleep(0.001)
+        await client.send({"type": "ping", "nonce": "again"})  # a writer starts when needed
+        assert (await client.expect("pong"))["nonce"] == "again"
+        await client.close()
+
+
+async def test_an_idle_outbox_is_small() -> None:
+    """Thousands of connections sit idle: their outboxes are part of what paiju adds to the
+    library's own memory per connection."""
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         boxes = [Outbox(max_frames=10, max_bytes=10_000) for _ in range(200)]
-        waiting = [asyncio.create_task(writer(box)) for box in boxes]
-        await asyncio.sleep(0)
         each = (tracemalloc.get_traced_memory()[0] - before) / len(boxes)
     finally:
         tracemalloc.stop()
-    for box in boxes:
-        box.end()
-    await asyncio.gather(*waiting)
-    assert each < 1800  # a deque and an asyncio.Event per box made it over 3,000 bytes
+    assert each < 300  # a deque and an asyncio.Event per box made it over 3,000 bytes
 
 
 async def test_a_connection_keeps_the_library_s_compact_instance_dict() -> None:
@@ -99,4 +122,26 @@ async def test_a_connection_keeps_the_library_s_compact_instance_dict() -> None:
         (connection,) = server._server.connections
         assert connection.log_id  # the session's id, set once the handshake was accepted
         assert sys.getsizeof(connection.__dict__) < 800
+        await client.close()
+
+
+async def test_an_idle_reader_keeps_no_message_it_carried_out() -> None:
+    async with running() as server:
+        client = await Client.open(server.port)
+        await client.send({"type": "ping", "nonce": "n"})
+        await client.expect("pong")
+        gc.collect()
+        assert not [o for o in gc.get_objects() if isinstance(o, p.Ping)]
+        await client.close()
+
+
+async def test_an_idle_connection_waits_for_its_writes_in_a_list_not_a_deque() -> None:
+    """An empty deque is a 600-byte block for the connection's life; the library only
+    appends, removes and walks these waiters (tests/security/test_slow_and_many.py makes
+    them wait)."""
+    async with running() as server:
+        client = await Client.open(server.port)
+        assert server._server is not None
+        (connection,) = server._server.connections
+        assert connection.drain_waiters == [] and isinstance(connection.drain_waiters, list)
         await client.close()

@@ -1,5 +1,6 @@
 """The collector policy of ``paiju serve``: young collections with a freeze every tick, a
-full collection (a thaw) only after memory grew enough and long enough after the last one."""
+full collection (a thaw) only once memory outgrew what the rooms and connections held explain,
+and long enough after the last one."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from paiju.server.app import PaijuServer
 from paiju.server.collector import NEVER, Collector, CollectorPolicy
+from tests.server.client import Client
 
 
 class Cycle:
@@ -44,6 +47,47 @@ def test_growth_is_measured_from_the_last_thaw() -> None:
     policy.settled(now=60.0, memory=2000)
     assert policy.step(now=500.0, memory=2900) == "young"
     assert policy.step(now=500.0, memory=3000) == "thaw"
+
+
+def test_memory_that_grows_with_what_is_held_is_live_not_garbage() -> None:
+    policy = CollectorPolicy(growth=1.5, spacing=60.0, base=1000)
+    policy.settled(now=0.0, memory=3000, held=100)  # 20 per room or connection
+    assert policy.per_held == 20
+    # Ten times the tables an hour later: memory grew as much as they cost, no thaw.
+    assert policy.step(now=3600.0, memory=3000 + 20 * 900, held=1000) == "young"
+    assert policy.step(now=3600.0, memory=int(1.5 * (3000 + 20 * 900)) - 1, held=1000) == "young"
+    assert policy.step(now=3600.0, memory=int(1.5 * (3000 + 20 * 900)), held=1000) == "thaw"
+
+
+def test_memory_that_grows_while_what_is_held_does_not_is_garbage() -> None:
+    policy = CollectorPolicy(growth=1.5, spacing=60.0, base=1000)
+    policy.settled(now=0.0, memory=3000, held=100)
+    assert policy.step(now=61.0, memory=4499, held=100) == "young"
+    assert policy.step(now=61.0, memory=4500, held=100) == "thaw"
+    assert policy.step(now=59.0, memory=4500, held=100) == "young"  # too soon after the last
+    # Fewer held (rooms closed, players left) explains no more memory than before.
+    assert policy.step(now=61.0, memory=4500, held=10) == "thaw"
+
+
+def test_the_first_thaw_that_can_measure_a_held_ones_cost_does_not_wait() -> None:
+    policy = CollectorPolicy(growth=1.5, spacing=60.0)
+    policy.settled(now=0.0, memory=1000, held=0)  # a fresh server: its base
+    assert policy.base == 1000 and policy.per_held is None
+    assert policy.step(now=1.0, memory=1499, held=40) == "young"
+    assert policy.step(now=1.0, memory=1500, held=40) == "thaw"  # tables added quickly
+    policy.settled(now=1.0, memory=1400, held=40)
+    assert policy.per_held == 10
+    assert policy.step(now=2.0, memory=5000, held=40) == "young"  # measured: spacing holds
+    assert policy.step(now=61.0, memory=1400 + 10 * 400, held=440) == "young"
+
+
+def test_without_a_count_of_what_is_held_raw_growth_is_the_evidence() -> None:
+    policy = CollectorPolicy(growth=1.5, spacing=60.0)
+    policy.settled(now=0.0, memory=1000)
+    assert policy.step(now=1.0, memory=1500) == "young"  # nothing to measure: spacing holds
+    assert policy.step(now=60.0, memory=1500) == "thaw"
+    policy.settled(now=60.0, memory=1200)
+    assert policy.base == 1000 and policy.per_held is None
 
 
 def settled(memory: list[int]) -> Collector:
@@ -83,6 +127,17 @@ def test_a_thaw_reclaims_cycles_that_were_frozen_alive() -> None:
     assert collector.run_once(now=130.0) == "young"  # no growth since the thaw
 
 
+def test_a_tick_reads_what_the_host_holds() -> None:
+    memory, held = [1000], [0]
+    collector = Collector(CollectorPolicy(base=0), memory=lambda: memory[0], held=lambda: held[0])
+    collector.policy.settled(now=0.0, memory=1000, held=100)  # 10 per one held
+    memory[0], held[0] = 1000 + 10 * 900, 1000
+    assert collector.run_once(now=100.0) == "young"
+    held[0] = 100
+    assert collector.run_once(now=100.0) == "thaw"
+    assert collector.policy.held_at_thaw == 100
+
+
 async def test_while_running_full_collections_never_start_by_themselves() -> None:
     before = gc.get_threshold()
     ticks = [0]
@@ -102,3 +157,16 @@ async def test_while_running_full_collections_never_start_by_themselves() -> Non
         collector.stop()
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+async def test_the_server_holds_its_rooms_and_player_connections(server: PaijuServer) -> None:
+    assert server.held() == 0
+    client = await Client.open(server.port)
+    assert server.held() == 1
+    await client.send({"type": "create_room", "name": "mei", "preset": "dragon"})
+    await client.expect("joined")
+    assert server.held() == 2
+    await client.close()
+    async with asyncio.timeout(5):
+        while server.held() > 1:  # the room stays; the connection is gone once closed
+            await asyncio.sleep(0.01)

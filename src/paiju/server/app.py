@@ -18,7 +18,8 @@ import socket
 import ssl
 import sys
 from asyncio import BaseTransport, Transport
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,7 @@ from paiju.server.errors import HelloRequired, UnsupportedVersion
 from paiju.server.histories import history_response
 from paiju.server.http import is_upgrade, serve_file, text_response, web_root
 from paiju.server.intake import SlicedIntake
+from paiju.server.keepalive import Keepalive
 from paiju.server.link import Links, close_or_abort
 from paiju.server.logs import LOG_CONTEXT
 from paiju.server.metrics import Metrics
@@ -60,6 +62,9 @@ WRITE_LIMIT = 32768
 READ_AHEAD = 4
 #: Beyond this many times ``max_connections_per_address``, sockets are dropped at accept.
 HARD_CAP = 2
+#: Seconds between keepalive pings, and that a pong may take (``paiju.server.keepalive``).
+PING_INTERVAL = 20.0
+PING_TIMEOUT = 20.0
 
 
 class GuardedConnection(SlicedIntake):
@@ -70,7 +75,9 @@ class GuardedConnection(SlicedIntake):
     # Slots: attributes added to the library's connection after its ``__init__`` would turn
     # its instance dict from one sharing its keys into one of its own, 1.5 KiB more per
     # connection.
-    __slots__ = ("accepted_at", "address", "counted", "log_id", "peer")
+    __slots__ = (
+        "accepted_at", "address", "awaiting_pong", "counted", "log_id", "peer", "pinged_at",
+    )
 
     server_side: PaijuServer
     accepted_at: float
@@ -78,16 +85,29 @@ class GuardedConnection(SlicedIntake):
     address: str
     counted: str
     log_id: str  # the session's id, for the library's own log lines
+    pinged_at: float  # the keepalive's (``paiju.server.keepalive``)
+    awaiting_pong: Awaitable[object] | None
 
     def connection_made(self, transport: BaseTransport) -> None:
         self.accepted_at = 0.0
         self.peer = self.address = self.counted = self.log_id = ""
+        self.pinged_at, self.awaiting_pong = 0.0, None
+        if isinstance(self.drain_waiters, deque) and not self.drain_waiters:
+            # The library only appends, removes and walks its writes' waiters (there is one
+            # at most, while a send waits): a list does that in 56 bytes, where an empty
+            # deque holds a 600-byte block for the connection's whole life.
+            self.drain_waiters = []  # type: ignore[assignment]
         super().connection_made(transport)
         self.server_side.arrived(self, transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         self.server_side.departed(self)
+
+    def start_keepalive(self) -> None:
+        """The server's one keepalive task pings this connection from now on, rather than a
+        task of its own (``paiju.server.keepalive``)."""
+        self.pinged_at, self.awaiting_pong = self.loop.time(), None
 
 
 class PaijuServer:
@@ -127,6 +147,12 @@ class PaijuServer:
         self._connect = _page_sources(config) if self.cluster is not None else []
         self._web_root = web_root(config.web_root)
         self._tls = tls_context(config)
+        self.keepalive = Keepalive(self._open_connections, close_or_abort)
+
+    def _open_connections(self) -> list[GuardedConnection]:
+        if self._server is None:
+            return []
+        return [c for c in self._server.connections if isinstance(c, GuardedConnection)]
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -150,6 +176,7 @@ class PaijuServer:
                 raise bind_error(exc, self.config.host, self.config.port, "the") from None
             raise
         self.verified = asyncio.get_running_loop().create_task(self.rooms.verify_restored())
+        self.keepalive.start()
         log.info(
             "server_started",
             host=self.config.host,
@@ -176,8 +203,8 @@ class PaijuServer:
             write_limit=WRITE_LIMIT,
             open_timeout=self.config.hello_timeout or 10.0,
             close_timeout=self.config.send_timeout or 10.0,
-            ping_interval=20,
-            ping_timeout=20,
+            ping_interval=PING_INTERVAL,
+            ping_timeout=PING_TIMEOUT,
             ssl=self._tls,
         )
 
@@ -205,6 +232,11 @@ class PaijuServer:
         """Start draining: no new rooms, seats or matches; the hands in play finish (at most
         ``drain_timeout`` seconds), then the server stops and ``stopped`` is set."""
         return await self.ops.begin_drain()
+
+    def held(self) -> int:
+        """Rooms in memory and player connections: what the server's live memory grows with
+        (the collector's measure of garbage, ``paiju.server.collector``)."""
+        return len(self.rooms.rooms) + len(self.sessions)
 
     @property
     def url(self) -> str:
@@ -240,6 +272,7 @@ class PaijuServer:
             return_exceptions=True,
         )
         await self._server.wait_closed()
+        await self.keepalive.stop()
         await self.links.shutdown()
         await self.rooms.shutdown()
         if self.cluster is not None:
@@ -364,14 +397,11 @@ class PaijuServer:
             self.metrics.connections("admin").inc()
             await self.admin.serve(connection)
             return
+        forget_handshake(connection)
         self.metrics.connections("player").inc()
         session = self.links.session(connection, connection.address)
         connection.log_id = session.session_id
-        LOG_CONTEXT.set(lambda: {
-            "connection": session.session_id,
-            "room": session.room.room_id if session.room is not None else None,
-            "seat": session.seat,
-        })
+        LOG_CONTEXT.set(session.log_fields)
         self.sessions.add(session)
         self.links.note("connected", connection=session.session_id, address=connection.address)
         try:
@@ -408,6 +438,15 @@ class PaijuServer:
         if not session.greeted:
             raise HelloRequired("send hello with protocol_version first")
         await self.players.dispatch(session, message)
+
+
+def forget_handshake(connection: ServerConnection) -> None:
+    """Let go of the opening request's and response's headers, read only during the handshake:
+    a player connection holds them for hours, some 4 KiB of its memory. The request's are
+    emptied in place: the library's parser keeps the request itself to the end."""
+    if connection.request is not None:
+        connection.request.headers.clear()
+    connection.response = None
 
 
 def _now() -> float:

@@ -8,12 +8,28 @@ enough objects have survived the young collections. The policy here takes those 
 * every ``tick`` seconds the young generations are collected and what survived is frozen
   (``gc.freeze``), so that the next young collections walk only what is new;
 * a thaw (``gc.unfreeze``, a full collection, ``gc.freeze``) reclaims the cycles that were
-  frozen in passing, only once the memory in use has grown by ``growth`` times since the last
-  one and at least ``spacing`` seconds after it: the one long pause is rare, and memory stays
-  within a bounded factor of what is live.
+  frozen in passing, only once there is evidence of such garbage: memory in use beyond
+  ``growth`` times what the rooms and connections now held explain, at least ``spacing``
+  seconds after the last thaw. The one long pause is rare, and memory stays within a
+  bounded factor of what is live.
 
-The policy (``CollectorPolicy``) is plain arithmetic on a clock and a memory reading, so it is
-tested without sleeping; ``Collector`` runs it on the event loop.
+What is live is estimated from what the server holds (``held``: rooms in memory and
+connections), not from memory alone. Playing makes almost no cyclic garbage (a census of a
+loaded server, benchmarks/gc_census.py, finds none per action); a closed connection
+leaves some (the websockets connection's own cycles). So memory that grows as rooms and
+connections are added is live, and a thaw then would walk the whole heap for nothing (at a
+thousand MCR tables, some 700 ms of pause while tables were being added). Memory that grows
+while what is held does not is garbage (or per-room state that grew: a thaw then resets the
+measure).
+
+Each thaw measures the memory a held room or connection costs (``per_held``): memory above
+the server's ``base`` (what it used holding nothing) divided by what is held. Until one has
+been measured, the raw growth since the last thaw is the evidence, and the first thaw that can
+measure it (something is held) does not wait for ``spacing``: it is due while the server holds
+little, so it is short.
+
+The policy (``CollectorPolicy``) is plain arithmetic on a clock, a memory reading and a count
+of what is held, so it is tested without sleeping; ``Collector`` runs it on the event loop.
 """
 
 from __future__ import annotations
@@ -27,7 +43,7 @@ from typing import Literal
 
 #: Seconds between two young collections with their freeze.
 TICK = 1.0
-#: How much the memory in use must grow since the last thaw before the next one.
+#: How much the memory in use may exceed what is held explains before a thaw.
 GROWTH = 1.5
 #: The least seconds between two thaws.
 SPACING = 60.0
@@ -37,25 +53,51 @@ NEVER = 2**30
 Step = Literal["young", "thaw"]
 
 
+def nothing_held() -> int:
+    """``held`` for a host that does not count what it holds: raw growth is the evidence."""
+    return 0
+
+
 @dataclass
 class CollectorPolicy:
     """Which collection is due at ``now`` with ``memory`` in use (any unit that grows with
-    what the process holds: ``sys.getallocatedblocks`` in the server)."""
+    what the process holds: ``sys.getallocatedblocks`` in the server) while ``held`` rooms
+    and connections are held."""
 
     growth: float = GROWTH
     spacing: float = SPACING
     thawed_at: float = 0.0
     memory_at_thaw: int = 0
+    held_at_thaw: int = 0
+    #: Memory in use holding nothing (the first reading: the server before any room).
+    base: int | None = None
+    #: Memory one held room or connection costs, measured at the last thaw that held some.
+    per_held: float | None = None
 
-    def settled(self, now: float, memory: int) -> None:
-        """A full collection has just run (at start, or a thaw): measure growth from here."""
-        self.thawed_at, self.memory_at_thaw = now, memory
+    def settled(self, now: float, memory: int, held: int = 0) -> None:
+        """A full collection has just run (at start, or a thaw): what is in use now is live;
+        measure from here."""
+        if self.base is None:
+            self.base = memory if held == 0 else 0
+        if held > 0:
+            self.per_held = max(0, memory - self.base) / held
+        self.thawed_at, self.memory_at_thaw, self.held_at_thaw = now, memory, held
 
-    def step(self, now: float, memory: int) -> Step:
-        """``thaw`` when memory grew enough since the last full collection and that was long
-        enough ago, ``young`` otherwise."""
-        grown = memory >= self.growth * max(1, self.memory_at_thaw)
-        if grown and now - self.thawed_at >= self.spacing:
+    def expected(self, held: int) -> float:
+        """The memory live data may use with ``held`` rooms and connections: what was live at
+        the last thaw, plus the cost of each one held since (none less: what left freed its
+        memory already, unless it was garbage)."""
+        added = max(0, held - self.held_at_thaw)
+        return self.memory_at_thaw + (self.per_held or 0.0) * added
+
+    def step(self, now: float, memory: int, held: int = 0) -> Step:
+        """``thaw`` when memory exceeds ``growth`` times what the held rooms and connections
+        explain and the last thaw was long enough ago (or it is the first to measure a held
+        one's cost), ``young`` otherwise."""
+        if memory < self.growth * max(1.0, self.expected(held)):
+            return "young"
+        measuring = self.per_held is None and held > 0
+        if measuring or now - self.thawed_at >= self.spacing:
             return "thaw"
         return "young"
 
@@ -75,38 +117,43 @@ def thaw() -> None:
 
 class Collector:
     """Runs ``CollectorPolicy`` every ``tick`` seconds on the running loop from ``start`` to
-    ``stop``; ``stop`` gives the collector back its automatic full collections."""
+    ``stop``; ``stop`` gives the collector back its automatic full collections. ``held``
+    counts the rooms and connections the host holds (see the module's note)."""
 
     def __init__(
         self,
         policy: CollectorPolicy | None = None,
         tick: float = TICK,
         memory: Callable[[], int] = sys.getallocatedblocks,
+        held: Callable[[], int] = nothing_held,
     ) -> None:
         self.policy = policy or CollectorPolicy()
         self.tick = tick
         self.memory = memory
+        self.held = held
         self.thaws = 0
         self._task: asyncio.Task[None] | None = None
         self._thresholds = gc.get_threshold()
 
-    def start(self) -> None:
-        """Collect and freeze everything now (the restored rooms), then keep to the policy."""
+    def start(self, base: int | None = None) -> None:
+        """Collect and freeze everything now (the restored rooms), then keep to the policy.
+        ``base``: the memory reading before the host held anything (taken now otherwise)."""
         loop = asyncio.get_running_loop()
         self._thresholds = gc.get_threshold()
         gc.set_threshold(self._thresholds[0], self._thresholds[1], NEVER)
         thaw()
-        self.policy.settled(loop.time(), self.memory())
+        if base is not None:
+            self.policy.base = base
+        self.policy.settled(loop.time(), self.memory(), self.held())
         self._task = loop.create_task(self._run())
 
     def run_once(self, now: float) -> Step:
         """Carry out the collection due at ``now``; says which it was."""
-        memory = self.memory()
-        due = self.policy.step(now, memory)
+        due = self.policy.step(now, self.memory(), self.held())
         if due == "thaw":
             thaw()
             self.thaws += 1
-            self.policy.settled(now, self.memory())
+            self.policy.settled(now, self.memory(), self.held())
         else:
             young()
         return due

@@ -16,7 +16,7 @@ frames (an event and a state) goes out as one write instead (``send_frames``).
 from __future__ import annotations
 
 from asyncio import BaseTransport
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from websockets.asyncio.server import ServerConnection
 
@@ -39,20 +39,22 @@ class SlicedIntake(ServerConnection):
     """A server connection whose incoming bytes go to the library in ``SLICE``-sized slices
     while its queue of frames has room, and whose outgoing frames are joined into one write."""
 
-    __slots__ = ("backlog",)  # not in the library's instance dict (see ``GuardedConnection``)
+    # Not in the library's instance dict (see ``GuardedConnection``).
+    __slots__ = ("_resume_reading", "backlog")
 
     backlog: bytearray
+    _resume_reading: Callable[[], None]
 
     def connection_made(self, transport: BaseTransport) -> None:
         super().connection_made(transport)
         self.backlog = bytearray()
-        resume = self.recv_messages.resume
+        self._resume_reading = self.recv_messages.resume
+        self.recv_messages.resume = self._resumed
 
-        def resumed() -> None:
-            resume()
-            self.loop.call_soon(self._feed)
-
-        self.recv_messages.resume = resumed
+    def _resumed(self) -> None:
+        """The library's queue has room again: read on, and feed it what waits here."""
+        self._resume_reading()
+        self.loop.call_soon(self._feed)
 
     def data_received(self, data: bytes) -> None:
         self.backlog += data

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -25,7 +26,7 @@ from paiju.server.config import ServerConfig
 from paiju.server.errors import RateLimited
 from paiju.server.intake import send_frames
 from paiju.server.metrics import Metrics
-from paiju.server.sessions import CLOSE_POLICY, Outbox, Session
+from paiju.server.sessions import CLOSE_POLICY, Outbox, Session, no_kick
 from paiju.server.throttle import LogLimiter, TokenBucket, message_cost
 from paiju.server.wire import error, internal_error, parse_frame
 
@@ -66,6 +67,61 @@ def may_wait(connection: ServerConnection, frames: Sequence[bytes]) -> bool:
     return pending > connection.write_limit_high
 
 
+class Writer:
+    """Sends a session's outbox on its connection (``Links.write``), in a task that runs only
+    while there is something to send: most connections are idle most of the time, and a
+    writer task waiting for the next frame held some 1.2 KiB of each."""
+
+    __slots__ = ("_context", "connection", "failure", "finished", "links", "session", "task")
+
+    def __init__(self, links: Links, connection: ServerConnection, session: Session) -> None:
+        self.links = links
+        self.connection = connection
+        self.session = session
+        self.task: asyncio.Task[None] | None = None
+        self.finished = False
+        self.failure: Exception | None = None
+        # The connection's context (its log fields), whoever queues the frame that wakes it.
+        self._context = contextvars.copy_context()
+        session.outbox.waker = self.wake
+        session.kick = self.kick
+
+    def kick(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` soon (``Links.kick``)."""
+        self.links.kick(self.connection, code, reason)
+
+    def detach(self) -> None:
+        """The connection is over: the session no longer reaches it (and holds no cycle
+        through it, which only a full collection would reclaim)."""
+        self.session.outbox.waker = None
+        self.session.kick = no_kick
+
+    def wake(self) -> None:
+        """Something was queued (or the box ended): start writing unless a writer runs."""
+        if self.task is None and not self.finished:
+            loop = asyncio.get_running_loop()
+            self.task = loop.create_task(self._write(), context=self._context)
+
+    async def _write(self) -> None:
+        try:
+            self.finished = await self.links.write(self.connection, self.session)
+        except asyncio.CancelledError:
+            self.finished = True
+            raise
+        except Exception as exc:  # re-raised by ``done``, to the connection's handler
+            self.finished, self.failure = True, exc
+        finally:
+            self.task = None
+
+    async def done(self) -> None:
+        """Once the outbox has ended: wait for the last writes and the close they lead to;
+        raise what made a writer fail, if anything did."""
+        if self.task is not None:
+            await self.task
+        if self.failure is not None:
+            raise self.failure
+
+
 class Links:
     """Runs player connections: one reader and one writer per connection."""
 
@@ -96,7 +152,6 @@ class Links:
             Outbox(config.outbound_queue, config.outbound_queue_bytes),
             TokenBucket(config.rate_per_second, float(config.rate_burst)),
             address=address,
-            kick=lambda code, reason: self.kick(connection, code, reason),
             metrics=self.metrics,
         )
 
@@ -105,21 +160,28 @@ class Links:
     ) -> None:
         """Serve ``session`` until its connection ends; the writer is done when this returns."""
         loop = asyncio.get_running_loop()
-        writer = loop.create_task(self._writer(connection, session))
+        writer = Writer(self, connection, session)
         watchdog = None
         if self.config.hello_timeout:
             watchdog = loop.call_at(
                 accepted_at + self.config.hello_timeout, self._hello_due, connection, session
             )
+        bytes_budget = TokenBucket(
+            float(self.config.rate_bytes_per_second), float(self.config.rate_bytes_burst)
+        )
         try:
-            await self._reader(connection, session)
+            while True:  # (not a coroutine of its own: each waiting one is 250 bytes)
+                await self._next_frame(connection, session, bytes_budget)
         except ConnectionClosed:
             pass
         finally:
             if watchdog is not None:
                 watchdog.cancel()
             session.outbox.end()
-            await writer
+            try:
+                await writer.done()
+            finally:
+                writer.detach()
 
     def _hello_due(self, connection: ServerConnection, session: Session) -> None:
         if not session.greeted:
@@ -140,9 +202,13 @@ class Links:
 
     # ------------------------------------------------------------------ writer
 
-    async def _writer(self, connection: ServerConnection, session: Session) -> None:
+    async def write(self, connection: ServerConnection, session: Session) -> bool:
+        """Send what ``session`` has queued until nothing is; ``True`` once the writing is
+        over for good (the box ended and was sent, the connection closed, or a send timed
+        out), ``False`` when the next frame queued should start a writer again."""
+        outbox = session.outbox
         timeout = self.config.send_timeout or None
-        while (frames := await session.outbox.take()) is not None:
+        while (frames := outbox.take()) is not None:
             try:
                 if timeout is not None and may_wait(connection, frames):
                     async with asyncio.timeout(timeout):
@@ -150,54 +216,54 @@ class Links:
                 else:  # they fit the buffers: no timer (most sends; a timer costs more)
                     await send_frames(connection, frames)
             except ConnectionClosed:
-                return
+                return True
             except TimeoutError:
-                session.outbox.end(drop=True)
+                outbox.end(drop=True)
                 self.kick(connection, CLOSE_POLICY, SEND_TIMEOUT)
-                return
-            # Sent: an idle writer holds none of them (a state can be kilobytes, and the
-            # connections that have nothing to do are most of them).
-            frames.clear()
+                return True
+        if not outbox.ended:
+            return False
         if session.close_code:
             # After what was queued (the rate_limited errors, a taken_over message) went out.
             self.kick(connection, session.close_code, session.close_reason)
         closing = self._closing.get(connection)
         if closing is not None:
             await asyncio.shield(closing)
+        return True
 
     # ------------------------------------------------------------------ reader
 
-    async def _reader(self, connection: ServerConnection, session: Session) -> None:
+    async def _next_frame(
+        self, connection: ServerConnection, session: Session, bytes_budget: TokenBucket
+    ) -> None:
+        """Read one frame and carry it out. (A function of its own, so that an idle reader
+        does not keep the last frame and message alive in its locals.)"""
         loop = asyncio.get_running_loop()
-        bytes_budget = TokenBucket(
-            float(self.config.rate_bytes_per_second), float(self.config.rate_bytes_burst)
-        )
-        while True:
-            # Bytes, not text: invalid UTF-8 is then a typed error, not a dropped connection.
-            frame = await connection.recv(decode=False)
-            session.arrived_at = loop.time()
-            if session.outbox.ended:
-                # Closing: keep reading (and dropping), or the client's answer to the close
-                # would sit behind unread frames and the close would wait for its timeout.
-                continue
-            if self.config.rate_bytes_per_second:
-                wait = bytes_budget.spend(loop.time(), len(frame))
-                if wait:
-                    await asyncio.sleep(wait)  # not read meanwhile: TCP slows the sender
-            try:
-                message: p.ClientMessage | None = parse_frame(frame)
-            except GameError as exc:
-                message = None
-                refusal: GameError | None = exc
-            else:
-                refusal = None
-            self.metrics.received(message.type if message is not None else "invalid").inc()
-            if not self._affordable(session, message, loop.time()):
-                continue
-            if refusal is not None:
-                self._refuse(session, refusal)
-            elif message is not None:
-                await self._carry_out(session, message)
+        # Bytes, not text: invalid UTF-8 is then a typed error, not a dropped connection.
+        frame = await connection.recv(decode=False)
+        session.arrived_at = loop.time()
+        if session.outbox.ended:
+            # Closing: keep reading (and dropping), or the client's answer to the close
+            # would sit behind unread frames and the close would wait for its timeout.
+            return
+        if self.config.rate_bytes_per_second:
+            wait = bytes_budget.spend(loop.time(), len(frame))
+            if wait:
+                await asyncio.sleep(wait)  # not read meanwhile: TCP slows the sender
+        try:
+            message: p.ClientMessage | None = parse_frame(frame)
+        except GameError as exc:
+            message = None
+            refusal: GameError | None = exc
+        else:
+            refusal = None
+        self.metrics.received(message.type if message is not None else "invalid").inc()
+        if not self._affordable(session, message, loop.time()):
+            return
+        if refusal is not None:
+            self._refuse(session, refusal)
+        elif message is not None:
+            await self._carry_out(session, message)
 
     def _affordable(self, session: Session, message: p.ClientMessage | None, now: float) -> bool:
         """Spend the message's cost; if it is over budget, answer ``rate_limited`` and count a

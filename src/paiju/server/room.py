@@ -27,6 +27,7 @@ from paiju.server.audience import Audience, Recipient
 from paiju.server.errors import RoomClosed, StorageFailed
 from paiju.server.feed import SpectatorFeed
 from paiju.server.logs import LOG_CONTEXT
+from paiju.server.mailbox import Mailbox
 from paiju.server.metrics import Countdown, Metrics, RoomFacts
 from paiju.table.commands import Close
 from paiju.table.effects import ActionRecord, Effect, Persist, Send
@@ -115,7 +116,7 @@ class Room:
         self.watchers = self.audience.watchers
         # Invitation token hash -> (the bot seat it claims, the invited person's name).
         self.invites: dict[str, tuple[int, str]] = {}
-        self._inbox: asyncio.Queue[Queued | None] = asyncio.Queue()
+        self._inbox: Mailbox[Queued | None] = Mailbox()  # (an asyncio.Queue is 2.4 KiB)
         self._task: asyncio.Task[None] | None = None
         self.closed = False
         self.made_by_player = False  # such a room closes when its last player leaves
@@ -125,12 +126,17 @@ class Room:
         self._hold_until = 0.0
         # Cluster mode: tells the members where the room went when it leaves this node alive.
         self.relocate: Relocator | None = None
-        self.log = log.bind(room=table.room_id, variant=table.engine.name)
         table.watched = self.audience.watched
 
     @property
     def room_id(self) -> str:
         return self.table.room_id
+
+    @property
+    def log(self) -> Any:
+        """The room's logger, bound when a line is written (one kept per room is 450 bytes,
+        and a room writes a handful of lines in its life)."""
+        return log.bind(room=self.room_id, variant=self.table.engine.name)
 
     @property
     def paused(self) -> bool:
@@ -165,7 +171,7 @@ class Room:
         if self.closed or self._task is None or self._task.done():
             raise RoomClosed("the room is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        await self._inbox.put((job, future, arrived))
+        self._inbox.put((job, future, arrived))
         return await future
 
     async def stop(self) -> None:
@@ -173,7 +179,7 @@ class Room:
         self.closed = True
         if self._task is None:
             return
-        await self._inbox.put(None)
+        self._inbox.put(None)
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
         self._task = None
@@ -219,7 +225,7 @@ class Room:
             wake = self.wake_at()
             timeout = None if wake is None else max(0.0, wake - self.now())
             try:
-                item = await asyncio.wait_for(self._inbox.get(), timeout)
+                item = await self._inbox.get(timeout)
             except TimeoutError:
                 pass  # a deadline is due: only the housekeeping below
             else:

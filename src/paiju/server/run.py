@@ -132,11 +132,13 @@ async def run_server(
     start never replaces the token of one that runs."""
     warning = check_exposure(config)
     server = PaijuServer(config, store, config.admin_token, history_key)
+    base = sys.getallocatedblocks()  # holding nothing yet: what a room or connection adds
     await server.start()
     # Once every room is restored: freeze what the server holds, then keep full collections
-    # rare (benchmarks/load.py: the pauses of automatic ones set the latency at 500 tables).
-    collector = Collector()
-    collector.start()
+    # rare (benchmarks/load.py: the pauses of automatic ones set the latency at 500 tables),
+    # due only when memory outgrows the rooms and connections held (paiju.server.collector).
+    collector = Collector(held=server.held)
+    collector.start(base)
     try:
         await serve_until_stopped(config, server, warning)
     finally:

@@ -6,7 +6,6 @@ the dependency runs one way: sessions -> rooms.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import secrets
 from collections.abc import Callable
@@ -38,6 +37,10 @@ CLOSE_KICKED = 4002
 Kick = Callable[[int, str], None]
 
 
+def no_kick(code: int, reason: str) -> None:
+    """The ``kick`` of a session with no connection to close."""
+
+
 #: Called by the writer once every frame queued before it was written.
 Marker = Callable[[], None]
 
@@ -47,10 +50,10 @@ class Outbox:
     them (called when the writer reaches them; they count for neither bound).
 
     Most connections are idle most of the time, so an empty box is kept small: a list
-    rather than a deque (whose first block is some 600 bytes), and the writer's wake-up
-    made only while it waits rather than an ``asyncio.Event`` (with its own deque)."""
+    rather than a deque (whose first block is some 600 bytes), and no writer waiting on it:
+    ``waker`` is called when something is queued (or the box ends), to start one."""
 
-    __slots__ = ("_wake", "bytes", "count", "ended", "frames", "max_bytes", "max_frames")
+    __slots__ = ("bytes", "count", "ended", "frames", "max_bytes", "max_frames", "waker")
 
     def __init__(self, max_frames: int, max_bytes: int) -> None:
         self.max_frames = max_frames
@@ -59,11 +62,11 @@ class Outbox:
         self.count = 0
         self.bytes = 0
         self.ended = False
-        self._wake: asyncio.Future[None] | None = None
+        self.waker: Callable[[], None] | None = None
 
     def _ready(self) -> None:
-        if self._wake is not None and not self._wake.done():
-            self._wake.set_result(None)
+        if self.waker is not None:
+            self.waker()
 
     def put(self, frame: bytes) -> bool:
         """Queue ``frame``; ``False`` (and nothing queued) if the box is full or ended."""
@@ -87,24 +90,17 @@ class Outbox:
             return
         self.frames.append(marker)
 
-    async def take(self) -> list[bytes] | None:
+    def take(self) -> list[bytes] | None:
         """Every frame queued up to the next marker (markers reached first are called), or
-        ``None`` once the box is ended and empty: what the writer sends in one write."""
-        while True:
-            while not self.frames:
-                if self.ended:
-                    return None
-                self._wake = asyncio.get_running_loop().create_future()
-                try:
-                    await self._wake
-                finally:
-                    self._wake = None
+        ``None`` when nothing is queued: what the writer sends in one write."""
+        while self.frames:
             while self.frames and not isinstance(marker := self.frames[0], bytes):
                 del self.frames[0]
                 marker()
             batch = self._leading_frames()
             if batch:
                 return batch
+        return None
 
     def _leading_frames(self) -> list[bytes]:
         """Take the frames before the first marker (all of them, almost always)."""
@@ -133,6 +129,12 @@ class Session:
     The session never blocks its sender: a frame that does not fit the outbox (a client that
     stopped reading) drops what is queued and asks the connection to close with 1008."""
 
+    # Slots: one per connection, and its attributes are fixed (a dict would be ~300 bytes).
+    __slots__ = (
+        "address", "arrived_at", "bucket", "close_code", "close_reason", "greeted", "kick",
+        "metrics", "outbox", "program", "room", "seat", "session_id", "strikes",
+    )
+
     def __init__(
         self,
         session_id: str,
@@ -147,7 +149,7 @@ class Session:
         self.outbox = outbox
         self.bucket = bucket
         self.address = address
-        self.kick: Kick = kick or (lambda code, reason: None)
+        self.kick: Kick = kick or no_kick
         self.greeted = False
         self.program = False  # hello.bot: a program plays for this connection
         self.room: Room | None = None
@@ -156,6 +158,14 @@ class Session:
         self.close_code = 0
         self.close_reason = ""
         self.arrived_at = 0.0  # loop time the message being carried out was read
+
+    def log_fields(self) -> dict[str, object]:
+        """What every log line caused by this connection says of it."""
+        return {
+            "connection": self.session_id,
+            "room": self.room.room_id if self.room is not None else None,
+            "seat": self.seat,
+        }
 
     def send(self, message: p.ServerMessage) -> None:
         """Queue ``message`` (encoded through the protocol's models)."""

@@ -33,7 +33,7 @@ MESSAGE_COSTS: dict[str, float] = {
 DEFAULT_COST = 1.0
 
 
-@dataclass
+@dataclass(slots=True)  # two per connection
 class TokenBucket:
     """``rate`` units a second, at most ``burst`` saved up; starts full."""
 

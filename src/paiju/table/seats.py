@@ -23,7 +23,7 @@ BotFactory = Callable[[Seat, int], SeatBot]
 TRUSTEE_LEVEL = 1
 
 
-@dataclass
+@dataclass(slots=True)  # one per seat of every room in memory
 class SeatSlot:
     """Who sits in a seat. A person's seat may be in trustee mode (托管): the variant's bot
     plays it for them (after ``timeouts`` consecutive timeouts, while they are away, or on

@@ -1,0 +1,116 @@
+"""Keepalive pings for every connection from one task, not one task per connection.
+
+The websockets library keeps each connection alive from a task of its own: it sleeps
+``ping_interval``, pings, and waits ``ping_timeout`` for the pong. Most connections are idle,
+and that task, with its sleep's timer and future, is some 900 bytes of each. Here one task
+walks the open connections once a ``TICK`` instead (``Keepalive.sweep``): it pings those whose
+last ping (or opening) is ``ping_interval`` old, and closes with 1011 and "keepalive ping
+timeout", as the library does, those whose pong (or whose ping, still waiting to be sent) is
+``ping_timeout`` late. A connection takes part through ``KeptAlive``: ``app.GuardedConnection``
+starts no task of its own and keeps its ping's time and pong in slots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Generic, Protocol, TypeVar
+
+from websockets.exceptions import ConnectionClosed
+
+#: Seconds between two walks of the connections (a ping is at most this late).
+TICK = 1.0
+#: The close code and reason of a connection whose pong is late (the library's own).
+CLOSE_INTERNAL_ERROR = 1011
+PING_TIMEOUT = "keepalive ping timeout"
+
+
+class KeptAlive(Protocol):
+    """What the keepalive reads and keeps of a connection."""
+
+    ping_interval: float | None
+    ping_timeout: float | None
+    close_timeout: float | None
+    pinged_at: float  # loop time of the last ping sent (or of the opening)
+    awaiting_pong: Awaitable[object] | None  # the ping being sent, then its pong; None: answered
+
+    async def ping(self) -> Awaitable[float]: ...
+
+    async def close(self, code: int = 1000, reason: str = "") -> None: ...
+
+
+C = TypeVar("C", bound=KeptAlive)
+
+
+class Keepalive(Generic[C]):
+    """Pings ``connections()`` from one task (``start`` to ``stop``); ``close`` closes one
+    whose pong is late (``link.close_or_abort`` in the server)."""
+
+    def __init__(
+        self,
+        connections: Callable[[], Iterable[C]],
+        close: Callable[[C, int, str, float], Awaitable[None]],
+        tick: float | None = None,
+    ) -> None:
+        self.connections = connections
+        self.close = close
+        self.tick = tick or TICK
+        self._task: asyncio.Task[None] | None = None
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        for task in list(self._sending):
+            task.cancel()
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.tick)
+            self.sweep(loop.time())
+
+    def sweep(self, now: float) -> None:
+        """Ping the connections due for one, close those whose pong is late."""
+        for connection in self.connections():
+            interval = connection.ping_interval
+            if interval is None:
+                continue
+            waiting = connection.awaiting_pong
+            if waiting is not None:
+                if not _done(waiting):
+                    timeout = connection.ping_timeout
+                    if timeout is not None and now - connection.pinged_at >= timeout:
+                        connection.awaiting_pong = None
+                        self._spawn(self.close(
+                            connection, CLOSE_INTERNAL_ERROR, PING_TIMEOUT,
+                            connection.close_timeout or 0.0,
+                        ))
+                    continue
+                connection.awaiting_pong = None
+            if now - connection.pinged_at >= interval:
+                connection.pinged_at = now
+                connection.awaiting_pong = self._spawn(_ping(connection))
+
+    def _spawn(self, work: Awaitable[None]) -> asyncio.Task[None]:
+        task = asyncio.ensure_future(work)
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+        return task
+
+
+async def _ping(connection: KeptAlive) -> None:
+    """Send a ping; its pong is then what the connection waits for."""
+    with contextlib.suppress(ConnectionClosed):
+        connection.awaiting_pong = await connection.ping()
+
+
+def _done(waiting: Awaitable[object]) -> bool:
+    return isinstance(waiting, asyncio.Future) and waiting.done()
