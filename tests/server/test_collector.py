@@ -170,3 +170,24 @@ async def test_the_server_holds_its_rooms_and_player_connections(server: PaijuSe
     async with asyncio.timeout(5):
         while server.held() > 1:  # the room stays; the connection is gone once closed
             await asyncio.sleep(0.01)
+
+
+async def test_the_start_freezes_what_is_held_without_a_collection() -> None:
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    held = [[] for _ in range(10)]  # tracked containers
+    gc.disable()  # only a collection the start makes itself can be counted
+    gc.callbacks.append(count)
+    collector = Collector(tick=3600.0)
+    try:
+        collector.start()
+        assert collections == []
+        assert gc.get_freeze_count() >= len(held)
+    finally:
+        gc.callbacks.remove(count)
+        collector.stop()
+        gc.enable()

@@ -136,12 +136,16 @@ class Collector:
         self._thresholds = gc.get_threshold()
 
     def start(self, base: int | None = None) -> None:
-        """Collect and freeze everything now (the restored rooms), then keep to the policy.
-        ``base``: the memory reading before the host held anything (taken now otherwise)."""
+        """Freeze everything now (the restored rooms), then keep to the policy. ``base``:
+        the memory reading before the host held anything (taken now otherwise).
+
+        No collection first: a restore makes next to no cyclic garbage (a few dozen objects
+        for 1,000 rooms), and a full collection here, once the port is open, held the first
+        resumes back by some 0.1 s."""
         loop = asyncio.get_running_loop()
         self._thresholds = gc.get_threshold()
         gc.set_threshold(self._thresholds[0], self._thresholds[1], NEVER)
-        thaw()
+        gc.freeze()
         if base is not None:
             self.policy.base = base
         self.policy.settled(loop.time(), self.memory(), self.held())
