@@ -179,7 +179,7 @@ async def test_the_start_freezes_what_is_held_without_a_collection() -> None:
         if phase == "start":
             collections.append(info["generation"])
 
-    held = [[] for _ in range(10)]  # tracked containers
+    held: list[list[int]] = [[] for _ in range(10)]  # tracked containers
     gc.disable()  # only a collection the start makes itself can be counted
     gc.callbacks.append(count)
     collector = Collector(tick=3600.0)
