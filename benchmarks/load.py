@@ -220,10 +220,17 @@ class Player:
 
     async def run(self) -> None:
         assert self.ws is not None
-        with contextlib.suppress(Exception):
+        ended: BaseException | None = None
+        try:
             async for frame in self.ws:
                 self.receive(json.loads(frame))
-        self.load.figures.errors += 1 if not self.load.stopping else 0
+        except Exception as error:  # a lost connection ends the person, counted as an error
+            ended = error
+        if not self.load.stopping:
+            self.load.figures.errors += 1
+            if os.environ.get("LOAD_DEBUG"):
+                print("error: connection", repr(ended), self.ws.close_code, self.ws.close_reason,
+                      file=sys.stderr)
 
     def receive(self, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -308,8 +315,10 @@ class Player:
         assert self.ws is not None
         try:
             await self.ws.send(frame)
-        except Exception:
+        except Exception as error:
             self.load.figures.errors += 0 if self.load.stopping else 1
+            if os.environ.get("LOAD_DEBUG") and not self.load.stopping:
+                print("error: send", repr(error), file=sys.stderr)
 
 
 class Load:
