@@ -18,7 +18,8 @@ step by step; after a warm-up each step is measured for ``--seconds`` and printe
 * srv CPU, RSS — the server process (from /proc); gc — collections and the longest pause;
   lag p99 — the server's event-loop lag; err — error frames and failed connections;
   races — acts refused as stale because another seat's answer reopened the decision first
-  (``Player.raced``: the state with the new decision came before the refusal);
+  (``Player.raced``: the state with the new decision came before the refusal, or is the
+  first state after it: states wait until their records are stored, a refusal does not);
 * gen CPU — this process: near 100% means the generator, not the server, is the limit.
 
 ``--reference SRC`` runs the same steps against another checkout's ``src`` (today's code, or
@@ -208,6 +209,7 @@ class Player:
         self.answering: int | None = None
         self.acted_on: int | None = None  # the decision version of the last act sent
         self.shown_decision: int | None = None  # that of the last state received
+        self.stale_on: int | None = None  # a stale refusal's decision, judged by the next state
         self.rematched = False
 
     async def join(self, room: str) -> None:
@@ -236,14 +238,13 @@ class Player:
         kind = message["type"]
         now = time.monotonic()
         if kind == "error":
-            raced = message["code"] == "stale_version" and self.raced()
-            if raced:
-                self.load.figures.races += 1
+            stale = message["code"] == "stale_version" and self.acted_on is not None
+            if stale and self.shown_decision == self.acted_on:
+                # Judged by the next state: the state showing a new decision can come after
+                # the refusal (states wait until their records are stored; a refusal has none).
+                self.stale_on = self.acted_on
             else:
-                self.load.figures.errors += 1
-            if os.environ.get("LOAD_DEBUG"):
-                print("race:" if raced else "error:", message["code"], message["message"],
-                      file=sys.stderr)
+                self.count_refusal(stale and self.raced(), message)
             self.sent_at = None
             self.answering = self.acted_on = None
         elif kind == "joined" and self.rematched:
@@ -252,9 +253,22 @@ class Player:
         elif kind == "state":
             self.on_state(message, now)
 
+    def count_refusal(self, raced: bool, message: dict[str, Any]) -> None:
+        if raced:
+            self.load.figures.races += 1
+        else:
+            self.load.figures.errors += 1
+        if os.environ.get("LOAD_DEBUG"):
+            print("race:" if raced else "error:", message["code"], message["message"],
+                  file=sys.stderr)
+
     def on_state(self, state: dict[str, Any], now: float) -> None:
         self.table.heard(self.seat, now)
         self.shown_decision = state["decision_version"]
+        if self.stale_on is not None:  # a stale refusal that came before this state
+            self.count_refusal(self.raced_by(state, self.stale_on), {
+                "code": "stale_version", "message": f"judged at version {state['version']}"})
+            self.stale_on = None
         if self.answering is not None and self.answers_nothing(state):
             return  # another seat's answer: ours is still in flight
         self.answering = None
@@ -291,9 +305,15 @@ class Player:
         """Whether a ``stale_version`` refusal is the race of a simultaneous decision: another
         seat's answer (a shengji bid) reopened the decision this seat's act answered, and the
         state showing it, with a new decision version, came before the refusal. A real client
-        meets the same race; it decides again on the state it already holds, as this one does.
+        meets the same race; it decides again on the state it holds, as this one does.
         """
         return self.acted_on is not None and self.shown_decision != self.acted_on
+
+    def raced_by(self, state: dict[str, Any], decision: int) -> bool:
+        """Whether ``state``, the first after a stale refusal of an act on ``decision``, shows
+        that decision over (a new one, or none): the race, with the state behind the refusal.
+        """
+        return self.seat not in state["to_act"] or state["decision_version"] != decision
 
     def act(self, version: int, decision: int, action: str, prompt: bool) -> None:
         self.decision = None
