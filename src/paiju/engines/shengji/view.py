@@ -79,11 +79,23 @@ def _in_trump_order(hand: tuple[str, ...], ctx: TrumpContext) -> tuple[str, ...]
 
 
 def _shared(state: ShengjiState) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The public keys of every view of ``state``: those before ``hand`` and those after."""
-    found: tuple[dict[str, Any], dict[str, Any]] | None = state.derived.get("view")
-    if found is None:
-        found = state.derived["view"] = _public(state)
+    """The public keys of every view of ``state``: those before ``hand`` and those after.
+
+    Remembered for the last state viewed only: a table builds every viewer's view of a state
+    in a row, and kept on each table's state until its next action (seconds, under load)
+    they held a thousand tables' trick lists alive for the collector to walk. An identity
+    hit can only be that very (immutable) state, held by the entry; replacing the entry is
+    one assignment, so an interleaved caller can only miss."""
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] is state:
+        return last[1]
+    found = _public(state)
+    _LAST = (state, found)
     return found
+
+
+_LAST: tuple[ShengjiState, tuple[dict[str, Any], dict[str, Any]]] | None = None
 
 
 def _public(state: ShengjiState) -> tuple[dict[str, Any], dict[str, Any]]:
