@@ -19,7 +19,8 @@ step by step; after a warm-up each step is measured for ``--seconds`` and printe
   lag p99 — the server's event-loop lag; err — error frames and failed connections;
   races — acts refused as stale because another seat's answer reopened the decision first
   (``Player.raced``: the state with the new decision came before the refusal, or is the
-  first state after it: states wait until their records are stored, a refusal does not);
+  state the refusal names as current, come after it: states wait until their records are
+  stored, a refusal does not);
 * gen CPU — this process: near 100% means the generator, not the server, is the limit.
 
 ``--reference SRC`` runs the same steps against another checkout's ``src`` (today's code, or
@@ -34,6 +35,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -47,6 +49,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The seat's current version in a ``stale_version`` refusal (docs/protocol.md, "error").
+_CURRENT = re.compile(r"your current state is version (\d+)")
 TOKEN = "load-benchmark-admin-token-0123456789abcdef"
 #: Match options that keep a table playing for many minutes (rematches cover the rest).
 LONG_MATCH = {"mcr": {"rounds": 4}, "dragon": {"hands": 8}, "shengji": {}, "diu": {}}
@@ -209,7 +213,8 @@ class Player:
         self.answering: int | None = None
         self.acted_on: int | None = None  # the decision version of the last act sent
         self.shown_decision: int | None = None  # that of the last state received
-        self.stale_on: int | None = None  # a stale refusal's decision, judged by the next state
+        #: a stale refusal's decision and the version it named current, judged at that state
+        self.stale_on: tuple[int, int] | None = None
         self.rematched = False
 
     async def join(self, room: str) -> None:
@@ -239,10 +244,12 @@ class Player:
         now = time.monotonic()
         if kind == "error":
             stale = message["code"] == "stale_version" and self.acted_on is not None
-            if stale and self.shown_decision == self.acted_on:
-                # Judged by the next state: the state showing a new decision can come after
-                # the refusal (states wait until their records are stored; a refusal has none).
-                self.stale_on = self.acted_on
+            current = _CURRENT.search(message["message"]) if stale else None
+            if stale and self.shown_decision == self.acted_on and current is not None:
+                # Judged by the state the refusal names as current: it can come after the
+                # refusal (states wait until their records are stored; a refusal has none),
+                # and states made before the refusal may come first.
+                self.stale_on = (self.acted_on, int(current.group(1)))
             else:
                 self.count_refusal(stale and self.raced(), message)
             self.sent_at = None
@@ -265,8 +272,9 @@ class Player:
     def on_state(self, state: dict[str, Any], now: float) -> None:
         self.table.heard(self.seat, now)
         self.shown_decision = state["decision_version"]
-        if self.stale_on is not None:  # a stale refusal that came before this state
-            self.count_refusal(self.raced_by(state, self.stale_on), {
+        if self.stale_on is not None and state["version"] >= self.stale_on[1]:
+            # the state a stale refusal named as current, come after the refusal
+            self.count_refusal(self.raced_by(state, self.stale_on[0]), {
                 "code": "stale_version", "message": f"judged at version {state['version']}"})
             self.stale_on = None
         if self.answering is not None and self.answers_nothing(state):
