@@ -18,7 +18,9 @@ step by step; after a warm-up each step is measured for ``--seconds`` and printe
 * srv CPU, RSS — the server process (from /proc); gc — collections and the longest pause;
   lag p99 — the server's event-loop lag; err — error frames and failed connections;
   races — acts refused as stale because another seat's answer reopened the decision first
-  (``Player.raced``: the state with the new decision came before the refusal);
+  (``Player.raced``: the state with the new decision came before the refusal, or is the
+  state the refusal names as current, come after it: states wait until their records are
+  stored, a refusal does not);
 * gen CPU — this process: near 100% means the generator, not the server, is the limit.
 
 ``--reference SRC`` runs the same steps against another checkout's ``src`` (today's code, or
@@ -33,6 +35,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -47,6 +50,8 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The seat's current version in a ``stale_version`` refusal (docs/protocol.md, "error").
+_CURRENT = re.compile(r"your current state is version (\d+)")
 TOKEN = "load-benchmark-admin-token-0123456789abcdef"
 #: Match options that keep a table playing for many minutes (rematches cover the rest).
 LONG_MATCH = {"mcr": {"rounds": 4}, "dragon": {"hands": 8}, "shengji": {}, "diu": {}}
@@ -209,6 +214,8 @@ class Player:
         self.answering: int | None = None
         self.acted_on: int | None = None  # the decision version of the last act sent
         self.shown_decision: int | None = None  # that of the last state received
+        #: a stale refusal's decision and the version it named current, judged at that state
+        self.stale_on: tuple[int, int] | None = None
         self.rematched = False
 
     async def join(self, room: str) -> None:
@@ -222,25 +229,33 @@ class Player:
 
     async def run(self) -> None:
         assert self.ws is not None
-        with contextlib.suppress(Exception):
+        ended: BaseException | None = None
+        try:
             # orjson: at 2,500 tables the generator parses some 6,000 states a second, and
             # the standard library's parser alone took a sixth of its core.
             async for frame in self.ws:
                 self.receive(orjson.loads(frame))
-        self.load.figures.errors += 1 if not self.load.stopping else 0
+        except Exception as error:  # a lost connection ends the person, counted as an error
+            ended = error
+        if not self.load.stopping:
+            self.load.figures.errors += 1
+            if os.environ.get("LOAD_DEBUG"):
+                print("error: connection", repr(ended), self.ws.close_code, self.ws.close_reason,
+                      file=sys.stderr)
 
     def receive(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         now = time.monotonic()
         if kind == "error":
-            raced = message["code"] == "stale_version" and self.raced()
-            if raced:
-                self.load.figures.races += 1
+            stale = message["code"] == "stale_version" and self.acted_on is not None
+            current = _CURRENT.search(message["message"]) if stale else None
+            if stale and self.shown_decision == self.acted_on and current is not None:
+                # Judged by the state the refusal names as current: it can come after the
+                # refusal (states wait until their records are stored; a refusal has none),
+                # and states made before the refusal may come first.
+                self.stale_on = (self.acted_on, int(current.group(1)))
             else:
-                self.load.figures.errors += 1
-            if os.environ.get("LOAD_DEBUG"):
-                print("race:" if raced else "error:", message["code"], message["message"],
-                      file=sys.stderr)
+                self.count_refusal(stale and self.raced(), message)
             self.sent_at = None
             self.answering = self.acted_on = None
         elif kind == "joined" and self.rematched:
@@ -249,9 +264,23 @@ class Player:
         elif kind == "state":
             self.on_state(message, now)
 
+    def count_refusal(self, raced: bool, message: dict[str, Any]) -> None:
+        if raced:
+            self.load.figures.races += 1
+        else:
+            self.load.figures.errors += 1
+        if os.environ.get("LOAD_DEBUG"):
+            print("race:" if raced else "error:", message["code"], message["message"],
+                  file=sys.stderr)
+
     def on_state(self, state: dict[str, Any], now: float) -> None:
         self.table.heard(self.seat, now)
         self.shown_decision = state["decision_version"]
+        if self.stale_on is not None and state["version"] >= self.stale_on[1]:
+            # the state a stale refusal named as current, come after the refusal
+            self.count_refusal(self.raced_by(state, self.stale_on[0]), {
+                "code": "stale_version", "message": f"judged at version {state['version']}"})
+            self.stale_on = None
         if self.answering is not None and self.answers_nothing(state):
             return  # another seat's answer: ours is still in flight
         self.answering = None
@@ -288,9 +317,15 @@ class Player:
         """Whether a ``stale_version`` refusal is the race of a simultaneous decision: another
         seat's answer (a shengji bid) reopened the decision this seat's act answered, and the
         state showing it, with a new decision version, came before the refusal. A real client
-        meets the same race; it decides again on the state it already holds, as this one does.
+        meets the same race; it decides again on the state it holds, as this one does.
         """
         return self.acted_on is not None and self.shown_decision != self.acted_on
+
+    def raced_by(self, state: dict[str, Any], decision: int) -> bool:
+        """Whether ``state``, the first after a stale refusal of an act on ``decision``, shows
+        that decision over (a new one, or none): the race, with the state behind the refusal.
+        """
+        return self.seat not in state["to_act"] or state["decision_version"] != decision
 
     def act(self, version: int, decision: int, action: str, prompt: bool) -> None:
         self.decision = None
@@ -312,8 +347,10 @@ class Player:
         assert self.ws is not None
         try:
             await self.ws.send(frame)
-        except Exception:
+        except Exception as error:
             self.load.figures.errors += 0 if self.load.stopping else 1
+            if os.environ.get("LOAD_DEBUG") and not self.load.stopping:
+                print("error: send", repr(error), file=sys.stderr)
 
 
 class Load:

@@ -15,6 +15,7 @@ from paiju.engines.dragon.solver import (
     Solution,
     arrangements,
     best_key,
+    canonical_chain,
     chainable,
     lay_chain,
     solve,
@@ -161,3 +162,12 @@ def test_chainable(codes: str, ok: bool) -> None:
 def test_best_key_agrees_with_solve() -> None:
     hand = hand_of("66 13 22 56 16 15 45 23")
     assert best_key(hand) == solve(hand).key
+
+
+@settings(max_examples=300, deadline=None)
+@given(chain=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), max_size=8))
+def test_a_canonical_chain_is_the_smaller_of_its_two_readings(chain: list[tuple[int, int]]) -> None:
+    """Read from whichever end reads smaller, though the reverse is built only on a tie of the
+    first tiles' readings."""
+    backward = tuple((right, left) for left, right in reversed(chain))
+    assert canonical_chain(chain) == min(tuple(chain), backward)

@@ -78,7 +78,16 @@ def deal_hand(config: Config, rng: Rng, hand_no: int, head: Seat) -> DiuState:
 
 
 def question(state: DiuState, seat: Seat) -> str:
-    """What ``seat`` is asked now: discard | call | reask | take | diu_pick | '' (nothing)."""
+    """What ``seat`` is asked now: discard | call | reask | take | diu_pick | '' (nothing).
+    Once per state and seat: every viewer's view, the seat's timer and its options ask."""
+    key = ("question", seat)
+    found: str | None = state.derived.get(key)
+    if found is None:
+        found = state.derived[key] = _question(state, seat)
+    return found
+
+
+def _question(state: DiuState, seat: Seat) -> str:
     if state.phase == "discard":
         return "discard" if seat == state.actor else ""
     poll = state.poll
@@ -88,7 +97,14 @@ def question(state: DiuState, seat: Seat) -> str:
 
 
 def to_act(state: DiuState) -> frozenset[Seat]:
-    """The seats the hand waits for."""
+    """The seats the hand waits for (once per state: every check, list and view asks)."""
+    found: frozenset[Seat] | None = state.derived.get("to_act")
+    if found is None:
+        found = state.derived["to_act"] = _to_act(state)
+    return found
+
+
+def _to_act(state: DiuState) -> frozenset[Seat]:
     if state.phase == "discard" and state.actor is not None:
         return frozenset((state.actor,))
     if state.phase == "poll" and state.poll is not None:

@@ -129,8 +129,8 @@ class DiuState:
 
     @cached_property
     def derived(self) -> dict[Any, Any]:
-        """A memo of what the engine derives from this state (each seat's legal actions, the
-        part of the view every viewer shares), worked out once per state object: the table
+        """A memo of what the engine derives from this state (each seat's legal actions, what it
+        is asked, who is to act), worked out once per state object: the table
         asks for a seat's options when it opens the decision, for its view and again when
         the answer comes. Kept in the instance dict, outside the fields (a state is never
         changed): equality, hashing, ``replace`` and the snapshot codec see only the fields."""

@@ -95,10 +95,20 @@ class _Shared(NamedTuple):
 
 
 def _shared(state: DiuState) -> _Shared:
-    found: _Shared | None = state.derived.get("view")
-    if found is None:
-        found = state.derived["view"] = _public(state)
+    """The parts of the last state viewed (a table builds every viewer's view of a state in a
+    row; kept on each table's state they would stay alive until its next action). An
+    identity hit can only be that very (immutable) state, held by the entry; replacing the
+    entry is one assignment, so an interleaved caller can only miss."""
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] is state:
+        return last[1]
+    found = _public(state)
+    _LAST = (state, found)
     return found
+
+
+_LAST: tuple[DiuState, _Shared] | None = None
 
 
 def _public(state: DiuState) -> _Shared:

@@ -262,7 +262,12 @@ def _trails(v: int, tiles: int, memo: dict[tuple[int, int], Chains]) -> Chains:
 def canonical_chain(chain: Sequence[Laid]) -> tuple[Laid, ...]:
     """The chain read from the end whose reading is smaller (a chain and its reverse are one)."""
     forward = tuple(chain)
-    backward = tuple((r, left) for left, r in reversed(forward))
+    if not forward:
+        return forward
+    left, right = forward[-1]
+    if forward[0] < (right, left):  # the readings differ at their first tile: no need to
+        return forward  # turn the whole chain round (most of a new hand's dozens of chains)
+    backward = tuple((r, lf) for lf, r in reversed(forward))
     return min(forward, backward)
 
 

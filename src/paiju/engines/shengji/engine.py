@@ -195,7 +195,8 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
         if seat is not None and seat in self.to_act(state):
             listed, complete = _listed(state, seat)
             legal = sorted(notation.format_action(a) for a in listed)
-        return build_view(state, seat, legal, complete, self.to_act(state), self.scores(state))
+        scores = self.scores(state) if state.phase == "over" else ()  # shown only then
+        return build_view(state, seat, legal, complete, self.to_act(state), scores)
 
     def timeout_action(self, state: ShengjiState, seat: Seat) -> Action:
         """Pass a bid; bury / lead the cheapest single; follow with the cheapest legal play."""

@@ -129,8 +129,8 @@ class ShengjiState:
 
     @cached_property
     def derived(self) -> dict[Any, Any]:
-        """A memo of values the engine derives from this state (each seat's legal list, the
-        part of the view every viewer shares), keyed by the deriving function's own key."""
+        """A memo of values the engine derives from this state (each seat's legal list, who is
+        to act), keyed by the deriving function's own key."""
         return {}
 
     @property

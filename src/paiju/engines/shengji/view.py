@@ -12,9 +12,11 @@ friend card and, once it is played, the friend (``landlord_team`` is the public 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from paiju.engines.shengji.cards import LEVEL_NAME
+from paiju.engines.shengji.order import TrumpContext
 from paiju.engines.shengji.play import final_points
 from paiju.engines.shengji.schema import (
     BidView,
@@ -50,7 +52,7 @@ def build_view(
         "legal": legal,
         "legal_complete": legal_complete,
         **before_hand,  # type: ignore[typeddict-item]  # the shared keys, unpacked
-        "hand": sorted(state.hands[seat], key=state.ctx.sort_key) if seat is not None else [],
+        "hand": list(_in_trump_order(state.hands[seat], state.ctx)) if seat is not None else [],
         **after_hand,
     }
     holder = state.exchanger if state.exchanger is not None else state.landlord
@@ -70,12 +72,30 @@ def build_view(
     return view
 
 
+@lru_cache(maxsize=8192)
+def _in_trump_order(hand: tuple[str, ...], ctx: TrumpContext) -> tuple[str, ...]:
+    # A hand is shown in every state until its seat plays: put in order once, not per state.
+    return tuple(sorted(hand, key=ctx.sort_key))
+
+
 def _shared(state: ShengjiState) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The public keys of every view of ``state``: those before ``hand`` and those after."""
-    found: tuple[dict[str, Any], dict[str, Any]] | None = state.derived.get("view")
-    if found is None:
-        found = state.derived["view"] = _public(state)
+    """The public keys of every view of ``state``: those before ``hand`` and those after.
+
+    Remembered for the last state viewed only: a table builds every viewer's view of a state
+    in a row, and kept on each table's state until its next action (seconds, under load)
+    they held a thousand tables' trick lists alive for the collector to walk. An identity
+    hit can only be that very (immutable) state, held by the entry; replacing the entry is
+    one assignment, so an interleaved caller can only miss."""
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] is state:
+        return last[1]
+    found = _public(state)
+    _LAST = (state, found)
     return found
+
+
+_LAST: tuple[ShengjiState, tuple[dict[str, Any], dict[str, Any]]] | None = None
 
 
 def _public(state: ShengjiState) -> tuple[dict[str, Any], dict[str, Any]]:
