@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -86,16 +87,25 @@ async def play(tables: int, actions: int, think: float, folder: Path) -> dict[st
     young = gc.get_stats()[0]["collections"]
     start, wall = time.process_time(), time.perf_counter()
     seats = [asyncio.create_task(seat(room.room_id, n)) for room in rooms for n in range(4)]
-    await done.wait()
+    while not done.is_set():  # a run that stalls (a lost race of the seats) ends early
+        before = counted["acts"]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), 3.0)
+        if counted["acts"] == before:
+            print(f"stalled after {before} actions", file=sys.stderr)
+            break
     spent, wall = time.process_time() - start, time.perf_counter() - wall
     young = gc.get_stats()[0]["collections"] - young
+    gc.collect()
+    held = sys.getallocatedblocks()  # what the rooms and seats hold after the run
     for task in seats:
         task.cancel()
     await asyncio.gather(*seats, return_exceptions=True)
     await manager.shutdown()
     store.close()
     acts = counted["acts"]
-    return {"us": 1e6 * spent / acts, "wall": 1e6 * wall / acts, "gc0": 1000 * young / acts}
+    return {"us": 1e6 * spent / acts, "wall": 1e6 * wall / acts, "gc0": 1000 * young / acts,
+            "kblocks": held / 1000}
 
 
 def one_run(args: argparse.Namespace, src: str | None) -> dict[str, float]:
@@ -112,7 +122,8 @@ def one_run(args: argparse.Namespace, src: str | None) -> dict[str, float]:
 def figures(run: dict[str, float]) -> str:
     """A run's figures: CPU and wall time per action, young collections per 1,000."""
     return (f"{run['us']:7.1f} us CPU {run['wall']:7.1f} us wall "
-            f"{run.get('gc0', float('nan')):5.1f} gc0/1000")
+            f"{run.get('gc0', float('nan')):5.1f} gc0/1000 "
+            f"{run.get('kblocks', float('nan')):6.0f}k blocks held")
 
 
 def main() -> None:
