@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from paiju.core.errors import IllegalAction
+from paiju.core.memo import LastOf
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import EngineDefaults, MatchInfo, Step
@@ -13,13 +14,18 @@ from paiju.engines.diu import flow, notation
 from paiju.engines.diu.options import normalize
 from paiju.engines.diu.schema import DiuView
 from paiju.engines.diu.state import Action, Config, DiuState
-from paiju.engines.diu.view import build_view, timer_kind
+from paiju.engines.diu.view import SharedParts, build_view, public_parts, timer_kind
 
 
 class DiuEngine(EngineDefaults[DiuState, Action]):
     """Pure rules of diu; see ``docs/rules/diu.md`` for the rules and options."""
 
     name = "diu"
+
+    def __init__(self) -> None:
+        # What every viewer of the last state viewed shares (a table views a state for each
+        # viewer in a row); one engine per table, so per table and no global state.
+        self._shared: LastOf[DiuState, SharedParts] = LastOf(public_parts)
 
     def normalize_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """Every option with defaults; ``InvalidOptions`` for unknown keys or bad values."""
@@ -60,7 +66,7 @@ class DiuEngine(EngineDefaults[DiuState, Action]):
         return Step(new, tuple(events))
 
     def view(self, state: DiuState, seat: Seat | None) -> DiuView:
-        return build_view(state, seat)
+        return build_view(state, seat, self._shared)
 
     def timeout_action(self, state: DiuState, seat: Seat) -> Action:
         return flow.timeout(state, seat)

@@ -9,6 +9,7 @@ secret. Revealed at the end: every hand and the 丢.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from paiju.core.seats import Seat
@@ -41,12 +42,15 @@ def timer_kind(state: DiuState, seat: Seat) -> str | None:
     return TIMERS.get(question(state, seat))
 
 
-def build_view(state: DiuState, seat: Seat | None) -> DiuView:
+def build_view(
+    state: DiuState, seat: Seat | None, shared_of: Callable[[DiuState], SharedParts] | None = None
+) -> DiuView:
     """The view of ``seat`` (``None``: a spectator); ``legal`` is always complete.
 
-    What every viewer sees alike is built once per state (``_shared``) and shared by the
-    views, which are only read (encoded, digested)."""
-    shared = _shared(state)
+    What every viewer sees alike (``public_parts``) is built once per state when
+    ``shared_of`` remembers it (the engine's ``LastOf``), and shared by the views, which are
+    only read (encoded, digested)."""
+    shared = (shared_of or public_parts)(state)
     view: DiuView = {
         "variant": "diu",
         "hand_no": state.hand_no,
@@ -79,7 +83,7 @@ def build_view(state: DiuState, seat: Seat | None) -> DiuView:
     return view
 
 
-class _Shared(NamedTuple):
+class SharedParts(NamedTuple):
     """The parts of a state's view that are the same for every viewer."""
 
     table: TableRulesView
@@ -94,25 +98,8 @@ class _Shared(NamedTuple):
     public_to_act: frozenset[Seat]
 
 
-def _shared(state: DiuState) -> _Shared:
-    """The parts of the last state viewed (a table builds every viewer's view of a state in a
-    row; kept on each table's state they would stay alive until its next action). An
-    identity hit can only be that very (immutable) state, held by the entry; replacing the
-    entry is one assignment, so an interleaved caller can only miss."""
-    global _LAST
-    last = _LAST
-    if last is not None and last[0] is state:
-        return last[1]
-    found = _public(state)
-    _LAST = (state, found)
-    return found
-
-
-_LAST: tuple[DiuState, _Shared] | None = None
-
-
-def _public(state: DiuState) -> _Shared:
-    return _Shared(
+def public_parts(state: DiuState) -> SharedParts:
+    return SharedParts(
         table=_table_rules(state),
         roles=[role_of(state, s) for s in range(state.config.players)],
         active=list(state.active),

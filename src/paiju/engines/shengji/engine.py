@@ -36,6 +36,7 @@ from dataclasses import replace
 from typing import Any
 
 from paiju.core.errors import IllegalAction
+from paiju.core.memo import LastOf
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import EngineDefaults, Event, MatchInfo, Options, Step
@@ -73,7 +74,7 @@ from paiju.engines.shengji.schema import (
 )
 from paiju.engines.shengji.shapes import effective_suit
 from paiju.engines.shengji.state import Bid, ShengjiState, with_hand
-from paiju.engines.shengji.view import build_view
+from paiju.engines.shengji.view import Shared, build_view, public_parts
 
 #: The action kinds each phase takes.
 _PHASE_KINDS = {
@@ -89,6 +90,11 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
     """The shengji rules; every method is pure."""
 
     name = "shengji"
+
+    def __init__(self) -> None:
+        # What every viewer of the last state viewed shares (a table views a state for each
+        # viewer in a row); one engine per table, so per table and no global state.
+        self._shared: LastOf[ShengjiState, Shared] = LastOf(public_parts)
 
     def normalize_options(self, raw: Options) -> dict[str, Any]:
         return normalize(raw)
@@ -196,7 +202,9 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
             listed, complete = _listed(state, seat)
             legal = sorted(notation.format_action(a) for a in listed)
         scores = self.scores(state) if state.phase == "over" else ()  # shown only then
-        return build_view(state, seat, legal, complete, self.to_act(state), scores)
+        return build_view(
+            state, seat, legal, complete, self.to_act(state), scores, self._shared
+        )
 
     def timeout_action(self, state: ShengjiState, seat: Seat) -> Action:
         """Pass a bid; bury / lead the cheapest single; follow with the cheapest legal play."""

@@ -11,7 +11,7 @@ friend card and, once it is played, the friend (``landlord_team`` is the public 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +29,8 @@ from paiju.engines.shengji.schema import (
 )
 from paiju.engines.shengji.state import ShengjiState, ThrowFailure
 
+#: The public keys of every view of a state: those before ``hand`` and those after.
+Shared = tuple[dict[str, Any], dict[str, Any]]
 
 def build_view(
     state: ShengjiState,
@@ -37,13 +39,15 @@ def build_view(
     legal_complete: bool,
     to_act: Iterable[int],
     scores: tuple[int, ...],
+    shared_of: Callable[[ShengjiState], Shared] | None = None,
 ) -> ShengjiView:
     """The JSON view; ``legal`` is the seat's sorted legal actions in notation, all of them
     when ``legal_complete``.
 
-    What every viewer sees alike is built once per state (``_shared``) and shared by the
-    views, which are only read (encoded, digested); the keys keep their order."""
-    before_hand, after_hand = _shared(state)
+    What every viewer sees alike (``public_parts``) is built once per state when
+    ``shared_of`` remembers it (the engine's ``LastOf``), and shared by the views, which are
+    only read (encoded, digested); the keys keep their order."""
+    before_hand, after_hand = (shared_of or public_parts)(state)
     view: ShengjiView = {
         "variant": "shengji",
         "phase": state.phase,
@@ -78,27 +82,7 @@ def _in_trump_order(hand: tuple[str, ...], ctx: TrumpContext) -> tuple[str, ...]
     return tuple(sorted(hand, key=ctx.sort_key))
 
 
-def _shared(state: ShengjiState) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The public keys of every view of ``state``: those before ``hand`` and those after.
-
-    Remembered for the last state viewed only: a table builds every viewer's view of a state
-    in a row, and kept on each table's state until its next action (seconds, under load)
-    they held a thousand tables' trick lists alive for the collector to walk. An identity
-    hit can only be that very (immutable) state, held by the entry; replacing the entry is
-    one assignment, so an interleaved caller can only miss."""
-    global _LAST
-    last = _LAST
-    if last is not None and last[0] is state:
-        return last[1]
-    found = _public(state)
-    _LAST = (state, found)
-    return found
-
-
-_LAST: tuple[ShengjiState, tuple[dict[str, Any], dict[str, Any]]] | None = None
-
-
-def _public(state: ShengjiState) -> tuple[dict[str, Any], dict[str, Any]]:
+def public_parts(state: ShengjiState) -> Shared:
     before_hand = {
         "options": dict(state.options),
         "hand_no": state.hand_no,
