@@ -38,7 +38,7 @@ from paiju.engines.mcr.state import (
     Rules,
     evolve,
 )
-from paiju.engines.mcr.view import build_view
+from paiju.engines.mcr.view import PublicParts, build_view
 from paiju.engines.mcr.wall import deal, shuffled_wall
 
 #: Table options (rules/mcr.md): head bump or multiple win; the 明暗杠 = 5 reading; the fan
@@ -70,6 +70,9 @@ class McrEngine(EngineDefaults[McrState, Action]):
     name = "mcr"
 
     def __init__(self) -> None:
+        # What every viewer of the last state viewed shares (a table views a state for each
+        # viewer in a row); one engine per table, so per table and no global state.
+        self._public = PublicParts()
         # A one-entry memo of ``turn_actions`` (a pure function of the state), not game state:
         # a view, a bot's choice and the apply that follows all ask about the same state
         # object. It is safe without locks or per-table instances (although ``get_engine``
@@ -140,7 +143,7 @@ class McrEngine(EngineDefaults[McrState, Action]):
 
     def view(self, state: McrState, seat: Seat | None) -> McrView:
         legal = self.legal_actions(state, seat) if seat is not None else frozenset()
-        return build_view(state, seat, self.to_act(state), legal)
+        return build_view(state, seat, self.to_act(state), legal, self._public)
 
     def timeout_action(self, state: McrState, seat: Seat) -> Action:
         """Pass in a claim window (the one action of a seat asked without a claim); in one's

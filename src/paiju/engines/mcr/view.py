@@ -82,7 +82,7 @@ def _player(state: McrState, seat: Seat, viewer: Seat | None) -> PlayerView:
     return data
 
 
-class _Public:
+class PublicParts:
     """What every viewer of the last state viewed sees alike: each seat as the others see
     it, and the table's public facts (options, winds, wall, last discard, result).
 
@@ -98,7 +98,7 @@ class _Public:
         self.players: list[PlayerView] = []
         self.facts: _Facts | None = None
 
-    def of(self, state: McrState) -> _Public:
+    def of(self, state: McrState) -> PublicParts:
         if self.state is not state:
             self.state = state
             self.players = [_player(state, s, None) for s in range(4)]
@@ -135,7 +135,6 @@ def _facts(state: McrState) -> _Facts:
     )
 
 
-_PUBLIC = _Public()
 
 
 def _hides(state: McrState, seat: Seat) -> bool:
@@ -179,11 +178,16 @@ def _last_discard(state: McrState) -> LastDiscardView | None:
 
 
 def build_view(
-    state: McrState, viewer: Seat | None, to_act: frozenset[Seat], legal: frozenset[Action]
+    state: McrState,
+    viewer: Seat | None,
+    to_act: frozenset[Seat],
+    legal: frozenset[Action],
+    public_parts: PublicParts | None = None,
 ) -> McrView:
     """The JSON view of ``state`` for ``viewer`` (None = spectator). Every listed action is
-    all there is (``legal_complete``): MCR decisions are small."""
-    public = _PUBLIC.of(state)
+    all there is (``legal_complete``): MCR decisions are small. ``public_parts``: the
+    engine's memo of the last state's shared parts (one engine per table; none: built here)."""
+    public = (public_parts or PublicParts()).of(state)
     facts = public.facts
     assert facts is not None
     players = public.players
