@@ -90,8 +90,25 @@ class Page:
         self.shots = shots
 
     def open(self, path: str = "") -> Page:
+        # What the page's sockets sent and received, named when it never connects (seen once
+        # in a loaded CI run: the server logged the connection, the page never said
+        # "connected"; this tells whether its hello left and whether a welcome came back).
+        frames: list[str] = []
+
+        def socket_opened(ws: Any) -> None:
+            frames.append(f"open {ws.url}")
+            ws.on("framesent", lambda data: frames.append(f"sent {str(data)[:80]}"))
+            ws.on("framereceived", lambda data: frames.append(f"got {str(data)[:80]}"))
+            ws.on("close", lambda _: frames.append("closed"))
+
+        self.page.on("websocket", socket_opened)
         self.page.goto(self.live.url + path)
-        self.page.wait_for_selector("[data-status=connected]")
+        try:
+            self.page.wait_for_selector("[data-status=connected]")
+        except Exception as exc:
+            raise AssertionError(f"the page never connected; its sockets: {frames}") from exc
+        finally:
+            self.page.remove_listener("websocket", socket_opened)
         return self
 
     def room(self) -> str:
