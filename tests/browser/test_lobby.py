@@ -154,7 +154,7 @@ def test_a_second_tab_takes_the_seat_and_the_first_asks_before_taking_it_back(
     second.goto(first.page.url)
     second.wait_for_selector("[data-prompt=arrange]")
     first.page.wait_for_selector("[data-taken-over]")  # and it does not grab the seat back
-    assert first.page.locator("[data-status=elsewhere]").count() == 1
+    first.page.wait_for_selector("[data-status=elsewhere]", timeout=5_000)
     second.wait_for_timeout(500)
     assert second.locator("[data-taken-over]").count() == 0
     first.page.click("[data-play-here]")  # the player asks: take it back here

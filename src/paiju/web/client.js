@@ -315,7 +315,9 @@ function receive(msg) {
       }
       break;
     case "taken_over":
+      // The seat is already someone else's: say so now, not only once the socket closes.
       S.takenOver = { room: msg.room };
+      S.status = "elsewhere";
       break;
     case "redirect":
       redirected(msg);
