@@ -115,6 +115,32 @@ def test_every_state_keeps_the_contract(variant: str, options: str, seed: int) -
 
 @pytest.mark.parametrize("variant", variants())
 @pytest.mark.parametrize("seed", SEEDS)
+def test_the_legal_key_changes_exactly_when_the_options_do(variant: str, seed: int) -> None:
+    """``legal_key`` stands for ``legal_actions`` while a decision is open (the table keeps
+    the key): between any two states of a hand, a seat asked in both has equal keys exactly
+    when it has equal option lists. Across two hands (where dragon's, fixed for a hand,
+    differ) equal keys still mean equal lists; two bust hands may have different keys for
+    the same list, which only matters within a decision, and decisions end with the hand."""
+    games = [game(variant, seed), game(variant, seed + 1)]
+    engine = games[0].engine
+    for seat in games[0].seats:
+        asked = [
+            (hand, s) for hand, g in enumerate(games)
+            for s in [*(step.state for step in g.steps), g.final] if seat in engine.to_act(s)
+        ]
+        keys = [engine.legal_key(s, seat) for _, s in asked]
+        listed = [engine.legal_actions(s, seat) for _, s in asked]
+        hash(tuple(keys))
+        for i in range(len(asked)):
+            for j in range(i + 1, len(asked), max(1, len(asked) // 60)):
+                if keys[i] == keys[j]:
+                    assert listed[i] == listed[j], (seat, i, j)
+                elif asked[i][0] == asked[j][0]:
+                    assert listed[i] != listed[j], (seat, i, j)
+
+
+@pytest.mark.parametrize("variant", variants())
+@pytest.mark.parametrize("seed", SEEDS)
 def test_apply_never_mutates_and_versions_grow(variant: str, seed: int) -> None:
     g = game(variant, seed)
     for step in sample(g.steps, 5, seed):

@@ -21,7 +21,7 @@ other object, malformed ones included.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -125,6 +125,15 @@ class Engine(Protocol[S, A]):
         """Whether ``legal_actions`` lists every action ``check_action`` accepts."""
         ...
 
+    def legal_key(self, state: S, seat: Seat) -> Hashable:
+        """A value that, within a hand, is equal for two states exactly when ``seat`` may
+        take the same actions in both (equal values always mean equal actions; never
+        ``None``): the table keeps it while the seat's decision is open, to tell whether an
+        action changed the seat's options (a new decision). Usually ``legal_actions`` itself;
+        a variant whose options are a function of something smaller names that instead, and
+        an open decision then holds no list."""
+        ...
+
     def check_action(self, state: S, seat: Seat, action: object) -> A:
         """The legality check: the action as ``apply`` applies it (its canonical object) if
         ``apply`` accepts ``action`` by ``seat``, else raise the ``GameError`` that ``apply``
@@ -184,6 +193,7 @@ class EngineDefaults(ABC, Generic[S, A]):
     * ``timer_kind``: every decision is a ``"turn"``.
     * ``hand_stats``: no figures.
     * ``legal_complete``: the list is complete.
+    * ``legal_key``: the legal actions themselves.
     * ``check_action``: the hand is not over, the seat is to act, the object is an action
       (it round-trips through the notation), and it is listed; ``refusal`` is the error
       (naming the broken rule) for one that is not, ``check_unlisted`` judges the actions a
@@ -219,6 +229,9 @@ class EngineDefaults(ABC, Generic[S, A]):
 
     def legal_complete(self, state: S, seat: Seat) -> bool:
         return True
+
+    def legal_key(self, state: S, seat: Seat) -> Hashable:
+        return self.legal_actions(state, seat)
 
     def check_action(self, state: S, seat: Seat, action: object) -> A:
         if self.is_terminal(state):

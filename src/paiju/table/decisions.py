@@ -8,7 +8,7 @@ only), and when an action reopens a decision every seat still asked gets the sam
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +41,8 @@ class TableSettings:
 
 @dataclass
 class Waiting:
-    """A seat the game waits for: since which version, until when, and what it may do.
+    """A seat the game waits for: since which version, until when, and what it may do
+    (``legal``: the engine's ``legal_key`` of the seat's options, not always the list).
 
     ``legal`` is ``None`` until it is needed when the decision was opened by a restore
     (``asked_in`` keeps the state it was opened in): working out every seat's options in
@@ -49,14 +50,14 @@ class Waiting:
 
     version: int
     deadline: float | None
-    legal: frozenset[Any] | None
+    legal: Hashable
     shown_from: int | None = None  # the seat's own version at which it was first shown this
     asked_in: Any = None
 
-    def options(self, engine: Engine[Any, Any], seat: Seat) -> frozenset[Any]:
-        """The seat's legal actions when it was asked (worked out now if not yet)."""
+    def options(self, engine: Engine[Any, Any], seat: Seat) -> Hashable:
+        """The key of the seat's options when it was asked (worked out now if not yet)."""
         if self.legal is None:
-            self.legal, self.asked_in = engine.legal_actions(self.asked_in, seat), None
+            self.legal, self.asked_in = engine.legal_key(self.asked_in, seat), None
         return self.legal
 
 
@@ -98,7 +99,7 @@ class Decisions:
         still = [s for s in to_act if s in self.waiting]
         reopened = acted and bool(still) and len(still) < len(to_act)
         for seat in to_act:
-            legal = None if lazy else engine.legal_actions(state, seat)
+            legal = None if lazy else engine.legal_key(state, seat)
             current = self.waiting.get(seat)
             if current is None or reopened:
                 deadline = self._deadline(engine, state, seat, now, delays.get(seat))

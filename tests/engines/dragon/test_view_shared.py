@@ -102,10 +102,11 @@ def test_a_hand_works_out_each_seat_s_arrangements_once(monkeypatch: pytest.Monk
     monkeypatch.setattr(dragon_engine, "_work_out_legal", counted)
     state = deal({}, 7)
     while not ENGINE.is_terminal(state):
-        for seat in [None, *range(state.seat_count)]:
-            ENGINE.view(state, seat)
+        views = {seat: ENGINE.view(state, seat) for seat in [None, *range(state.seat_count)]}
+        for seat in ENGINE.to_act(state):  # what the table keeps of an open decision
+            assert ENGINE.legal_key(state, seat) == state.hands[seat]
         seat = min(ENGINE.to_act(state))
-        state = ENGINE.apply(state, seat, min(ENGINE.legal_actions(state, seat), key=str)).state
+        state = ENGINE.apply(state, seat, ENGINE.parse_action(min(views[seat]["legal"]))).state
     assert sorted(worked) == sorted(state.hands)
 
 

@@ -20,7 +20,7 @@ from paiju.engines.dragon.solver import Laid, canonical_chain, solve_cached
 from paiju.engines.dragon.tiles import Kind, kind_of, tile_code
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Arrange:
     """Lay ``chain`` (tiles as laid, left to right) and score ``leftover``.
 

@@ -164,7 +164,7 @@ def _walk(v: int, counts: list[int], left: int, laid: list[Laid]) -> bool:
     for k, w in _INCIDENT[v]:
         if counts[k]:
             counts[k] -= 1
-            laid.append((v + 1, w + 1))
+            laid.append(_PAIRS[v + 1][w + 1])
             if _walk(w, counts, left - 1, laid):
                 return True
             laid.pop()
@@ -239,6 +239,16 @@ _UNIT = tuple(1 << 2 * k for k in range(KIND_COUNT))
 
 Chains = tuple[tuple[Laid, ...], ...]
 
+#: Every laid tile's halves as one shared tuple (``_PAIRS[left][right]``), and as a chain of
+#: one tile: a dealt hand's dozens of chains hold the same few pairs, and a pair of its own
+#: per laid tile was most of what a seat's list of arrangements kept alive.
+_PAIRS: tuple[tuple[Laid, ...], ...] = tuple(
+    tuple((left, right) for right in range(7)) for left in range(7)
+)
+_STEPS: tuple[tuple[tuple[Laid], ...], ...] = tuple(
+    tuple((pair,) for pair in row) for row in _PAIRS
+)
+
 
 def _trails(v: int, tiles: int, memo: dict[tuple[int, int], Chains]) -> Chains:
     """Every trail from pip ``v`` that uses exactly the tiles of multiset ``tiles``.
@@ -253,7 +263,7 @@ def _trails(v: int, tiles: int, memo: dict[tuple[int, int], Chains]) -> Chains:
     trails: list[tuple[Laid, ...]] = []
     for k, w in _INCIDENT[v]:
         if tiles >> 2 * k & 3:
-            step = ((v + 1, w + 1),)
+            step = _STEPS[v + 1][w + 1]
             trails += [step + rest for rest in _trails(w, tiles - _UNIT[k], memo)]
     found = memo[(v, tiles)] = tuple(trails)
     return found
@@ -267,7 +277,7 @@ def canonical_chain(chain: Sequence[Laid]) -> tuple[Laid, ...]:
     left, right = forward[-1]
     if forward[0] < (right, left):  # the readings differ at their first tile: no need to
         return forward  # turn the whole chain round (most of a new hand's dozens of chains)
-    backward = tuple((r, lf) for lf, r in reversed(forward))
+    backward = tuple(_PAIRS[r][lf] for lf, r in reversed(forward))
     return min(forward, backward)
 
 
