@@ -90,6 +90,48 @@ def test_without_a_count_of_what_is_held_raw_growth_is_the_evidence() -> None:
     assert policy.base == 1000 and policy.per_held is None
 
 
+def test_thaws_that_reclaim_little_widen_the_growth_allowed_until_one_reclaims() -> None:
+    """Rooms whose state grows during a match look like garbage to the cost per held room
+    measured before; a thaw that finds the growth live doubles the allowance for the next."""
+    policy = CollectorPolicy(growth=1.5, spacing=60.0, base=1000)
+    policy.settled(now=0.0, memory=3000, held=100)
+    assert policy.step(now=61.0, memory=4500, held=100) == "thaw"
+    policy.settled(now=61.0, memory=4400, held=100, before=4500)  # 100 of 1,500 beyond: live
+    assert policy.misses == 1 and policy.allowance() == 2.0
+    assert policy.step(now=200.0, memory=8799, held=100) == "young"  # 1.5 x 4,400 passed
+    assert policy.step(now=200.0, memory=8800, held=100) == "thaw"
+    policy.settled(now=200.0, memory=8800, held=100, before=8800)
+    assert policy.misses == 2 and policy.allowance() == 3.0
+    for n in range(5):  # live growth each time: nothing reclaimed
+        grown = 2 * policy.memory_at_thaw
+        policy.settled(now=300.0 + n, memory=grown, held=100, before=grown)
+    assert policy.misses == 4 and policy.allowance() == 9.0  # at most MAX_MISSES doublings
+    # A thaw not set off by growth judges nothing; one that reclaims resets the allowance.
+    policy.settled(now=400.0, memory=policy.memory_at_thaw, held=100, before=1000)
+    assert policy.misses == 4
+    policy.settled(now=500.0, memory=9000, held=100, before=3 * policy.memory_at_thaw)
+    assert policy.misses == 0 and policy.allowance() == 1.5
+
+
+def test_a_thaw_that_reclaims_a_tenth_of_the_growth_counts_as_finding_garbage() -> None:
+    policy = CollectorPolicy(growth=1.5, spacing=60.0, base=1000)
+    policy.settled(now=0.0, memory=2000, held=100)
+    policy.settled(now=61.0, memory=2900, held=100, before=3000)  # 100 of the 1,000 beyond
+    assert policy.misses == 0
+    policy.settled(now=122.0, memory=2900 + 1450 - 144, held=100, before=2900 + 1450)
+    assert policy.misses == 1  # 144 of the 1,450 beyond: under a tenth
+
+
+def test_a_thaw_tells_the_policy_what_it_reclaimed() -> None:
+    reading = [1000]
+    collector = Collector(memory=lambda: reading[0], held=lambda: 10)
+    collector.policy.base = 0
+    collector.policy.settled(now=0.0, memory=1000, held=10)
+    reading[0] = 2000  # live growth: the reading stays where it is after the thaw
+    assert collector.run_once(61.0) == "thaw"
+    assert collector.policy.misses == 1 and collector.policy.memory_at_thaw == 2000
+
+
 def settled(memory: list[int]) -> Collector:
     """A collector whose memory reading is ``memory[0]``, a full collection just behind it."""
     collector = Collector(memory=lambda: memory[0])

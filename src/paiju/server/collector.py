@@ -28,6 +28,15 @@ been measured, the raw growth since the last thaw is the evidence, and the first
 measure it (something is held) does not wait for ``spacing``: it is due while the server holds
 little, so it is short.
 
+A thaw that reclaims little of the growth that set it off (under ``PRODUCTIVE`` of it) shows
+that the growth was live after all: rooms whose own state grows during a match (a shengji
+room's memos and played tricks), which the cost per held room measured earlier did not count.
+Each such thaw in a row doubles the growth allowed before the next (``growth`` 1.5 allows
+half again, then once again, twice, four times; at most ``MAX_MISSES`` doublings), so live
+growth does not set off one whole-heap walk after another (1.2 s each at 1,500 shengji
+tables); a thaw that does reclaim resets the allowance. Memory stays within a bounded factor
+of what is live (``1 + (growth - 1) * 2 ** MAX_MISSES``, 9 with the defaults).
+
 The policy (``CollectorPolicy``) is plain arithmetic on a clock, a memory reading and a count
 of what is held, so it is tested without sleeping; ``Collector`` runs it on the event loop.
 """
@@ -47,6 +56,11 @@ TICK = 1.0
 GROWTH = 1.5
 #: The least seconds between two thaws.
 SPACING = 60.0
+#: A thaw that reclaims less than this share of the memory beyond what was explained (the
+#: growth that set it off) found the growth live: the next one waits for more growth.
+PRODUCTIVE = 0.1
+#: The most doublings of the allowed growth after thaws that reclaimed little.
+MAX_MISSES = 4
 #: The full-collection threshold meaning "never by itself" (the young thresholds are kept).
 NEVER = 2**30
 
@@ -73,15 +87,35 @@ class CollectorPolicy:
     base: int | None = None
     #: Memory one held room or connection costs, measured at the last thaw that held some.
     per_held: float | None = None
+    #: Thaws in a row that reclaimed little (each doubles the growth allowed, up to
+    #: ``MAX_MISSES``).
+    misses: int = 0
 
-    def settled(self, now: float, memory: int, held: int = 0) -> None:
-        """A full collection has just run (at start, or a thaw): what is in use now is live;
-        measure from here."""
+    def allowance(self) -> float:
+        """How many times what is explained memory may reach before a thaw."""
+        return 1.0 + (self.growth - 1.0) * float(1 << self.misses)
+
+    def settled(self, now: float, memory: int, held: int = 0, before: int | None = None) -> None:
+        """A full collection has just run (at start, or a thaw that began with ``before`` in
+        use): what is in use now is live; measure from here."""
+        if before is not None:
+            self._judge(before, memory, held)
         if self.base is None:
             self.base = memory if held == 0 else 0
         if held > 0:
             self.per_held = max(0, memory - self.base) / held
         self.thawed_at, self.memory_at_thaw, self.held_at_thaw = now, memory, held
+
+    def _judge(self, before: int, after: int, held: int) -> None:
+        """Whether the thaw that took memory from ``before`` to ``after`` found garbage in the
+        growth that set it off; a run of ones that did not widens the allowance."""
+        beyond = before - self.expected(held)
+        if beyond <= 0:
+            return  # not set off by growth (the first measure): nothing to judge
+        if before - after < PRODUCTIVE * beyond:
+            self.misses = min(self.misses + 1, MAX_MISSES)
+        else:
+            self.misses = 0
 
     def expected(self, held: int) -> float:
         """The memory live data may use with ``held`` rooms and connections: what was live at
@@ -91,10 +125,11 @@ class CollectorPolicy:
         return self.memory_at_thaw + (self.per_held or 0.0) * added
 
     def step(self, now: float, memory: int, held: int = 0) -> Step:
-        """``thaw`` when memory exceeds ``growth`` times what the held rooms and connections
-        explain and the last thaw was long enough ago (or it is the first to measure a held
-        one's cost), ``young`` otherwise."""
-        if memory < self.growth * max(1.0, self.expected(held)):
+        """``thaw`` when memory exceeds the allowance (``growth``, widened after thaws that
+        reclaimed little) times what the held rooms and connections explain and the last
+        thaw was long enough ago (or it is the first to measure a held one's cost), ``young``
+        otherwise."""
+        if memory < self.allowance() * max(1.0, self.expected(held)):
             return "young"
         measuring = self.per_held is None and held > 0
         if measuring or now - self.thawed_at >= self.spacing:
@@ -153,11 +188,12 @@ class Collector:
 
     def run_once(self, now: float) -> Step:
         """Carry out the collection due at ``now``; says which it was."""
-        due = self.policy.step(now, self.memory(), self.held())
+        before = self.memory()
+        due = self.policy.step(now, before, self.held())
         if due == "thaw":
             thaw()
             self.thaws += 1
-            self.policy.settled(now, self.memory(), self.held())
+            self.policy.settled(now, self.memory(), self.held(), before)
         else:
             young()
         return due
