@@ -5,12 +5,23 @@ messages go through compressed either way."""
 from __future__ import annotations
 
 import json
+import zlib
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from websockets.asyncio.client import connect
+from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Frame
 
-from paiju.server.compression import SMALL
+from paiju.server.compression import (
+    FLUSH_TAIL,
+    LEVEL,
+    MEMORY_LEVEL,
+    SMALL,
+    Deflater,
+    deflating,
+)
 from tests.server.client import Client
 from tests.server.conftest import running
 
@@ -90,3 +101,49 @@ async def test_compressed_and_plain_clients_read_the_same_hand() -> None:
     # Short messages go as they are; long ones (states) compressed.
     assert all(not rsv1 for size, rsv1 in compressed if size < SMALL)
     assert any(not rsv1 for _, rsv1 in compressed)
+
+
+# ---------------------------------------------------------------- the shared compressor
+
+@settings(max_examples=60, deadline=None)
+@given(messages=st.lists(st.binary(min_size=0, max_size=3000) | st.text(max_size=800).map(
+    str.encode), min_size=1, max_size=12), window=st.sampled_from([9, 12, 15]))
+def test_a_shared_deflater_compresses_each_message_as_if_alone(
+    messages: list[bytes], window: int
+) -> None:
+    """Whatever came before, a message deflates to the bytes a compressor of its own gives
+    (so one seat's compressed sizes say nothing of another's states), and the standard
+    library's zlib, as a client's, reads it back."""
+    shared = Deflater(window, LEVEL, MEMORY_LEVEL)
+    for data in messages:
+        out = shared.message(data)
+        alone = deflating.compressobj(LEVEL, deflating.DEFLATED, -window, MEMORY_LEVEL)
+        fresh = alone.compress(data) + alone.flush(zlib.Z_SYNC_FLUSH)
+        assert fresh.endswith(FLUSH_TAIL) and out == fresh[: -len(FLUSH_TAIL)]
+        reader = zlib.decompressobj(-window)
+        assert reader.decompress(out + FLUSH_TAIL) == data
+
+
+def test_the_server_deflates_with_zlib_ng() -> None:
+    """The dependency is installed (pyproject): the fallback to zlib is for bare copies."""
+    assert deflating.__name__.endswith("zlib_ng")
+
+
+async def test_a_client_that_asks_for_a_smaller_window_gets_messages_it_can_read() -> None:
+    """The window is the client's to limit (server_max_window_bits): the server compresses
+    with a shared compressor of that window, and the hand reads the same."""
+    async with running() as server, connect(
+        f"ws://127.0.0.1:{server.port}/", compression=None,
+        extensions=[ClientPerMessageDeflateFactory(server_max_window_bits=10)],
+    ) as ws:
+        room = server.rooms.create("dragon", bots=3, bot_level=0, options={"hands": 1})
+        client = Client(ws)
+        await client.send(HELLO)
+        await client.expect("welcome")
+        await client.send({"type": "join", "room": room.room_id, "name": "p", "seat": 0})
+        await client.expect("joined")
+        await client.send({"type": "ready"})
+        state = await client.until_state(lambda s: s["phase"] == "playing")
+        assert state["view"]["legal"]
+        assert ws.response is not None
+        assert "server_max_window_bits=10" in ws.response.headers["Sec-WebSocket-Extensions"]
