@@ -59,10 +59,16 @@ async def play(tables: int, actions: int, think: float, folder: Path) -> dict[st
         await players.dispatch(session, parse_frame(json.dumps(
             {"type": "join", "room": room_id, "name": f"p{n}"})))
         await players.dispatch(session, parse_frame(b'{"type":"ready"}'))
+        queued = asyncio.Event()  # the outbox wakes its writer; here, this seat
+        session.outbox.waker = queued.set
         while not done.is_set():
-            frames = await session.outbox.take()
+            frames = session.outbox.take()
             if frames is None:
-                return
+                if session.outbox.ended:
+                    return
+                queued.clear()
+                await queued.wait()
+                continue
             latest = None
             for frame in frames:
                 message = orjson.loads(frame)
