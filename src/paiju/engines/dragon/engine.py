@@ -149,12 +149,11 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         submissions = list(state.submissions)
         submissions[seat] = action
         nxt = replace(state, version=state.version + 1, submissions=tuple(submissions))
-        nxt = carry_memo(state, nxt)
         events = [Event("submitted", SubmittedEvent(seat=seat))]
         if all(a is not None for a in submissions):
-            nxt = carry_memo(state, showdown(nxt))
+            nxt = showdown(nxt)
             events.append(Event("showdown", ShowdownEvent(scores=list(net_scores(nxt)))))
-        return Step(nxt, tuple(events))
+        return Step(carry_memo(state, nxt), tuple(events))
 
     def view(self, state: DragonState, seat: Seat | None) -> DragonView:
         waiting = self.to_act(state)
@@ -206,8 +205,6 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         ]
 
 
-
-
 def hand_from_codes(codes: Iterable[str]) -> tuple[Kind, ...]:
     """A sorted hand from tile codes (a small helper for tests and tools)."""
     return tuple(sorted(kind_of(c) for c in codes))
@@ -215,7 +212,8 @@ def hand_from_codes(codes: Iterable[str]) -> tuple[Kind, ...]:
 
 @functools.lru_cache(maxsize=4096)
 def legal_texts(hand: tuple[Kind, ...]) -> tuple[str, ...]:
-    """The sorted notation of every legal action of a sorted hand (for views)."""
+    """The sorted notation of every legal action of a sorted hand, from the actions
+    themselves (tools and tests; views write it with ``actions.legal_notation``)."""
     return tuple(sorted(actions.format_action(a) for a in legal_for_hand(hand)))
 
 
@@ -227,9 +225,8 @@ def _texts(state: DragonState, seat: Seat) -> list[str]:
     key = ("texts", seat)
     found: str | None = state.of_hands.get(key)
     if found is None:
-        legal = state.of_hands.get(("legal", seat)) or _work_out_legal(state.hands[seat])
-        found = state.of_hands[key] = "\n".join(sorted(actions.format_action(a) for a in legal))
-    return found.split("\n") if found else []
+        found = state.of_hands[key] = "\n".join(actions.legal_notation(state.hands[seat]))
+    return found.split("\n")
 
 
 def _of_hand(state: DragonState, seat: Seat, what: str, work: Callable[[tuple[Kind, ...]], T]) -> T:

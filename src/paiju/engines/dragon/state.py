@@ -59,13 +59,14 @@ class DragonState:
         return bool(self.keys)
 
     @cached_property
-    def of_hands(self) -> dict[Any, Any]:
-        """A memo of what the engine derives from the hands and options alone (a seat's legal
-        arrangements, their notation, the best one), shared by every state of the hand:
-        ``carry_memo`` hands it on. Kept in the instance dict, outside the fields (a state is
-        never changed): equality, hashing, ``replace`` and the snapshot codec see only the
-        fields. A cache shared by every table held too few hands for a thousand tables: it
-        worked the arrangements out again for each waiting seat on every action."""
+    def of_hands(self) -> dict[tuple[str, int], Any]:
+        """A memo of what the engine derives from a seat's hand and the options alone, keyed
+        ``(what, seat)`` (its legal arrangements, their notation, the best one), shared by the
+        states of the hand while the seat decides: ``carry_memo`` hands it on. Kept in the
+        instance dict, outside the fields (a state is never changed): equality, hashing,
+        ``replace`` and the snapshot codec see only the fields. A cache shared by every table
+        held too few hands for a thousand tables: it worked the arrangements out again for
+        each waiting seat on every action."""
         return {}
 
     @cached_property
@@ -84,10 +85,14 @@ _FIELD_NAMES = tuple(DragonState.__dataclass_fields__)
 
 def carry_memo(before: DragonState, after: DragonState) -> DragonState:
     """``after`` with ``before``'s memo of its hands when both hold the very same hands and
-    options (a submission changes neither); ``after`` as it is otherwise."""
+    options (a submission changes neither), less what it kept for seats that have submitted
+    (asked nothing more this hand, their list and best arrangement are let go); ``after``
+    as it is otherwise."""
     memo = before.__dict__.get("of_hands")
-    if memo is not None and after.hands is before.hands and after.options is before.options:
-        after.__dict__["of_hands"] = memo
+    if memo and after.hands is before.hands and after.options is before.options:
+        still = {key: v for key, v in memo.items() if after.submissions[key[1]] is None}
+        if still:
+            after.__dict__["of_hands"] = still
     return after
 
 

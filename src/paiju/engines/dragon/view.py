@@ -12,8 +12,7 @@ import functools
 from typing import Any
 
 from paiju.core.seats import Seat
-from paiju.engines.dragon.actions import Action, Arrange, format_action, optimal_action
-from paiju.engines.dragon.rules import ScoringOptions
+from paiju.engines.dragon.actions import Action, Arrange, format_action, optimal_text
 from paiju.engines.dragon.schema import (
     ArrangementView,
     DragonView,
@@ -25,7 +24,7 @@ from paiju.engines.dragon.schema import (
 from paiju.engines.dragon.scoring import Key, category
 from paiju.engines.dragon.solver import solve_cached
 from paiju.engines.dragon.state import DragonState, net_scores
-from paiju.engines.dragon.tiles import Kind, kind_of, tile_code
+from paiju.engines.dragon.tiles import kind_of, tile_code
 
 
 def chain_json(chain: tuple[tuple[int, int], ...]) -> list[Any]:
@@ -89,12 +88,8 @@ def _best(state: DragonState, seat: Seat | None) -> str | None:
     key = ("best", seat)
     found: str | None = state.of_hands.get(key)
     if found is None:  # once per hand: every state of the hand shares the memo
-        found = state.of_hands[key] = _best_text(tuple(sorted(state.hands[seat])), state.scoring)
+        found = state.of_hands[key] = optimal_text(state.hands[seat], state.scoring)
     return found
-
-
-def _best_text(hand: tuple[Kind, ...], scoring: ScoringOptions) -> str:
-    return format_action(optimal_action(hand, scoring))
 
 
 def _public(state: DragonState) -> tuple[dict[str, Any], list[PlayerView]]:
