@@ -293,8 +293,8 @@ class Room:
     ) -> None:
         try:
             outcome = job(self.table, now)
-            if inspect.isawaitable(outcome):
-                outcome = await outcome
+            if type(outcome) is not tuple and inspect.isawaitable(outcome):  # (the check
+                outcome = await outcome  # of an awaitable is slow; most jobs give a tuple)
             result, effects = outcome
         except GameError as exc:
             if not future.done():

@@ -7,7 +7,6 @@ A mixin of ``Table``; docs/operations.md lists the records, docs/fairness.md the
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from paiju.core.fairness import MAX_CLIENT_SEED
@@ -60,8 +59,9 @@ class Keeping:
         """The room's summary as it is stored."""
         return RoomStatus(self.phase, self.totals, self.seats.stored(), self.version)
 
-    def hand_snapshot(self) -> Snapshot:
-        """The room at this hand boundary, before hand ``hand`` is dealt (see ``Snapshot``)."""
+    def hand_snapshot(self, **during: Any) -> Snapshot:
+        """The room at this hand boundary, before hand ``hand`` is dealt (see ``Snapshot``);
+        ``during``: what a snapshot during a hand adds (its state, answers and seeds)."""
         return Snapshot(
             hand=self.match.hand,
             totals=self.totals,
@@ -73,6 +73,7 @@ class Keeping:
             client_seeds={str(s): seed for s, seed in sorted(self.match.client_seeds.items())},
             genesis=self.genesis,
             phase=self.phase,
+            **during,
         )
 
     def _state_snapshot(self) -> list[Effect]:
@@ -85,9 +86,7 @@ class Keeping:
             state = encode_state(self.state)
         except StateCodecError:
             return []
-        snapshot = replace(
-            self.hand_snapshot(),
-            phase=self.phase,
+        snapshot = self.hand_snapshot(  # (one record made, not one and then a copy)
             state=state,
             answered=tuple(sorted(self.decisions.answered)),
             dealt=tuple(s.stored() for s in self.match.dealt_seeds),

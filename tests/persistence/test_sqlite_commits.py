@@ -1,0 +1,59 @@
+"""What SQLite has acknowledged is stored: an entry appended alone (one statement, no
+explicit transaction) or with others (one transaction) is found after the writing process
+is killed with SIGKILL before it closes the database; the deadlines read back as written."""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from paiju.persistence.sqlite import SqliteStore, deadlines_text
+
+WRITE_THEN_DIE = textwrap.dedent("""
+    import os, signal, sys
+    from paiju.persistence.sqlite import SqliteStore
+    from paiju.table.records import ActionRecord, Snapshot
+    from tests.persistence.writer import Writer, created
+
+    store = SqliteStore(sys.argv[1])
+    writer = Writer(store, "r1")
+    writer.add(created())
+    for seq in range(1, 301):  # alone: one INSERT each, committed by itself
+        writer.add(ActionRecord(0, seq, seq % 2, "go", "player", seq), {0: 1e9 + seq})
+    action = ActionRecord(0, 301, 1, "go", "player", 301)
+    snapshot = Snapshot(0, (0, 0), {}, (), 301, 301, ())
+    items = [(r, writer.ledger.append(r.kind, {"record": r.kind}), {}) for r in (action, snapshot)]
+    store.append_many("r1", items)  # together: one transaction
+    print("acknowledged", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # no close: the log is not checkpointed
+""")
+
+
+def test_acknowledged_entries_survive_a_kill_9_of_the_writer(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", WRITE_THEN_DIE, str(path)], cwd=root,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert done.stdout.strip() == "acknowledged"
+    assert Path(f"{path}-wal").exists()  # what was committed is still in the log
+    store = SqliteStore(path)
+    entries = store.entries("r1")
+    assert [e.entry.n for e in entries] == list(range(303))
+    assert entries[300].deadlines == {0: 1e9 + 300}
+    assert [e.entry.kind for e in entries[-2:]] == ["action", "snapshot"]
+    assert [e.entry.n for e in store.restore_entries("r1")] == [0, 302]
+    store.close()
+
+
+def test_deadlines_are_written_as_the_standard_library_reads_them() -> None:
+    assert deadlines_text({}) == "{}"
+    written = deadlines_text({0: 1764052000.123456, 3: 1e9, 2: 5})
+    assert json.loads(written) == {"0": 1764052000.123456, "3": 1e9, "2": 5}
+    # a time that is not finite is written so that it reads back (orjson would write null)
+    assert json.loads(deadlines_text({1: math.inf})) == {"1": math.inf}
