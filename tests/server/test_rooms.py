@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+import pytest
+
+from paiju.core.errors import InvalidOptions
 from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
 from paiju.table.ledger import Entry
@@ -212,3 +215,27 @@ async def test_a_spectator_cannot_act_and_a_left_seat_is_taken_back_with_its_tok
     state = await ann.expect("state")
     assert state["seats"][0]["trustee"] is False and state["seats"][0]["connected"] is True
     await ann.close()
+
+
+async def test_max_rooms_counts_exactly_the_loaded_rooms_that_wait_or_play() -> None:
+    # The count is kept loosely and settled only at the limit: a room closed, unloaded
+    # elsewhere (a cluster handing it over) or finished frees its place; a full server refuses.
+    srv = PaijuServer(make_config(max_rooms=2), MemoryStore(), "admin-token")
+    await srv.start()
+    try:
+        first = srv.rooms.create("race")
+        second = srv.rooms.create("race")
+        assert not srv.rooms.accepting()
+        with pytest.raises(InvalidOptions, match="already has 2 active rooms"):
+            srv.rooms.create("race")
+        await srv.rooms.close(first.room_id, "test")
+        assert srv.rooms.accepting()
+        third = srv.rooms.create("race")
+        assert not srv.rooms.accepting()
+        srv.rooms.rooms.pop(second.room_id)  # as a cluster node does when the room moves on
+        assert srv.rooms.accepting()
+        srv.rooms.create("race")
+        assert not srv.rooms.accepting()
+        assert {third.room_id} < set(srv.rooms.rooms)
+    finally:
+        await srv.stop()
