@@ -52,6 +52,7 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 #: The seat's current version in a ``stale_version`` refusal (docs/protocol.md, "error").
 _CURRENT = re.compile(r"your current state is version (\d+)")
+_REFUSED = re.compile(r"version (\d+) is stale")
 TOKEN = "load-benchmark-admin-token-0123456789abcdef"
 #: Match options that keep a table playing for many minutes (rematches cover the rest).
 LONG_MATCH = {"mcr": {"rounds": 4}, "dragon": {"hands": 8}, "shengji": {}, "diu": {}}
@@ -216,6 +217,7 @@ class Player:
         self.shown_decision: int | None = None  # that of the last state received
         #: a stale refusal's decision and the version it named current, judged at that state
         self.stale_on: tuple[int, int] | None = None
+        self.acted_version: int | None = None  # the version the last act sent named
         self.rematched = False
 
     async def join(self, room: str) -> None:
@@ -247,6 +249,12 @@ class Player:
         kind = message["type"]
         now = time.monotonic()
         if kind == "error":
+            if self.refuses_an_older_act(message):
+                # A saturated server judged this seat's earlier act only after a newer state
+                # had reopened the decision and the seat had answered that too: the race, and
+                # the newer act is still in flight (its answer and latency still to come).
+                self.count_refusal(True, message)
+                return
             stale = message["code"] == "stale_version" and self.acted_on is not None
             current = _CURRENT.search(message["message"]) if stale else None
             if stale and self.shown_decision == self.acted_on and current is not None:
@@ -264,6 +272,13 @@ class Player:
         elif kind == "state":
             self.on_state(message, now)
 
+    def refuses_an_older_act(self, message: dict[str, Any]) -> bool:
+        """Whether ``message`` is a ``stale_version`` refusal of an act other than the last
+        one sent (the refusal names the version the act named)."""
+        refused = _REFUSED.match(message["message"]) if message["code"] == "stale_version" else None
+        return (refused is not None and self.acted_version is not None
+                and int(refused.group(1)) != self.acted_version)
+
     def count_refusal(self, raced: bool, message: dict[str, Any]) -> None:
         if raced:
             self.load.figures.races += 1
@@ -279,7 +294,11 @@ class Player:
         if self.stale_on is not None and state["version"] >= self.stale_on[1]:
             # the state a stale refusal named as current, come after the refusal
             self.count_refusal(self.raced_by(state, self.stale_on[0]), {
-                "code": "stale_version", "message": f"judged at version {state['version']}"})
+                "code": "stale_version",
+                "message": f"judged at version {state['version']} (acted on decision "
+                f"{self.stale_on[0]} with version {self.acted_version}; refused as stale "
+                f"against {self.stale_on[1]}; this state: decision "
+                f"{state['decision_version']}, to act {state['to_act']})"})
             self.stale_on = None
         if self.answering is not None and self.answers_nothing(state):
             return  # another seat's answer: ours is still in flight
@@ -330,6 +349,7 @@ class Player:
     def act(self, version: int, decision: int, action: str, prompt: bool) -> None:
         self.decision = None
         self.answering = self.acted_on = decision
+        self.acted_version = version
         self.sent_at = time.monotonic()
         self.load.figures.acts += 1
         if not prompt:
