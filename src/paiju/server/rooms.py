@@ -191,7 +191,8 @@ class RoomManager:
     def _active(self, room_id: str) -> bool:
         """Whether ``room_id`` is loaded and waiting or playing. ``accepting`` asks this only
         when its superset is full: counting every room on every create cost a walk over
-        thousands of rooms per rematch (8% of a server's CPU at 1,500 dragon tables)."""
+        thousands of rooms per create (8% of a dragon server's samples while 1,500 tables
+        were being added)."""
         room = self.rooms.get(room_id)
         return room is not None and room.table.phase not in (FINISHED, CLOSED)
 
