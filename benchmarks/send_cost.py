@@ -6,7 +6,10 @@
     .venv/bin/python benchmarks/send_cost.py --variant mcr --against /work/old/src
 
 Each group of frames a table action sends one seat (its events, then its state) goes out in
-one ``send_frames``, as the writer sends what was queued. The server process is pinned to
+one ``send_frames``, as the writer sends what was queued; with ``--through writer``, each
+group is queued on a session (``Session.send_frame``) and its connection's writer
+(``paiju.server.link.Writer``) sends it, one loop pass per group, as a room's turn does: the
+whole path from the queue to the socket. The server process is pinned to
 core 0 and timed with ``time.process_time``; ``--against SRC`` runs another checkout's
 ``src`` in a subprocess, run by run in turn, and prints both medians. ``--compression``:
 message (the default setting), context or off. Not a test: the figures depend on the machine.
@@ -55,7 +58,30 @@ def recorded(variant: str, actions: int) -> list[list[bytes]]:
     return groups
 
 
-async def serve_groups(groups: list[list[bytes]], compression: str, rounds: int) -> float:
+def queue_and_write(ws: Any) -> Any:
+    """A function that queues a group of frames on a session of ``ws`` and lets its writer
+    send them (a loop pass), as a room's turn queues them."""
+    from paiju.server.config import ServerConfig
+    from paiju.server.link import Links, Writer
+    from paiju.server.throttle import LogLimiter
+
+    async def dispatch(*_: Any) -> None:
+        pass
+
+    links = Links(ServerConfig(), dispatch, LogLimiter(0))
+    session = links.session(ws, "bench")
+    Writer(links, ws, session)
+
+    async def send(_: Any, group: list[bytes]) -> None:
+        for frame in group:
+            session.send_frame(frame)
+        await asyncio.sleep(0)
+
+    return send
+
+
+async def serve_groups(groups: list[list[bytes]], compression: str, rounds: int,
+                       through: str = "send_frames") -> float:
     """Seconds of CPU per message to send ``groups`` ``rounds`` times to a client."""
     import time
 
@@ -68,11 +94,12 @@ async def serve_groups(groups: list[list[bytes]], compression: str, rounds: int)
 
     async def handler(ws: Any) -> None:
         await ws.recv()
+        send = send_frames if through == "send_frames" else queue_and_write(ws)
         began = time.process_time()
         sent = 0
         for _ in range(rounds):
             for n, group in enumerate(groups):
-                await send_frames(ws, group)
+                await send(ws, group)
                 sent += len(group)
                 if n % 50 == 0:
                     await asyncio.sleep(0)  # let the transport drain, as a loaded loop does
@@ -102,12 +129,12 @@ def one_run(args: argparse.Namespace, src: Path | None) -> float:
     if src is not None:
         cmd = [sys.executable, __file__, "--variant", args.variant, "--actions",
                str(args.actions), "--rounds", str(args.rounds), "--compression",
-               args.compression, "--json"]
+               args.compression, "--through", args.through, "--json"]
         env = {**os.environ, "PYTHONPATH": str(src.resolve())}
         out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
         return float(json.loads(out.splitlines()[-1]))
     groups = recorded(args.variant, args.actions)
-    return asyncio.run(serve_groups(groups, args.compression, args.rounds))
+    return asyncio.run(serve_groups(groups, args.compression, args.rounds, args.through))
 
 
 def main() -> None:
@@ -117,6 +144,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--compression", default="message", choices=["message", "context", "off"])
+    parser.add_argument("--through", default="send_frames", choices=["send_frames", "writer"],
+                        help="send each group with send_frames, or queue it for the writer")
     parser.add_argument("--against", type=Path, help="another checkout's src/, run by run")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--client", type=int, help=argparse.SUPPRESS)
@@ -135,7 +164,8 @@ def main() -> None:
         this.append(one_run(args, ROOT / "src"))
         if args.against is not None:
             against.append(one_run(args, args.against))
-    print(f"{args.variant}, compression {args.compression}: CPU per message sent "
+    print(f"{args.variant}, compression {args.compression}, through {args.through}: "
+          "CPU per message sent "
           f"(median of {args.runs} runs)")
     print(f"this     {1e6 * statistics.median(this):6.1f} us")
     if against:

@@ -2,7 +2,11 @@
 writer that drains the session's outbox, and the ways a connection is closed from outside.
 
 The room never waits for a connection: it queues frames on the session (``Session.send_frame``)
-and a writer task per connection sends them. A writer that cannot send (the client stopped
+and its writer sends them once the room's turn is over: at the end of the loop's pass, one
+call writes what every connection woken in it had queued, each connection's frames in one
+write to its socket (``Links.flush``). Only a connection whose socket stopped taking bytes
+gets a writer task, which waits for it (and closes it after ``send_timeout``): a task per
+burst cost about as much as framing the burst. A writer that cannot send (the client stopped
 reading) is not waited for either: the connection is closed from outside, and aborted if even
 the close cannot go out within ``send_timeout``.
 """
@@ -19,12 +23,13 @@ from typing import Any
 import structlog
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import OPEN
 
 from paiju.core.errors import GameError
 from paiju.server import protocol as p
 from paiju.server.config import ServerConfig
 from paiju.server.errors import RateLimited
-from paiju.server.intake import send_frames
+from paiju.server.intake import drained, framing, send_frames, text_frames, write_framed
 from paiju.server.metrics import Metrics
 from paiju.server.sessions import CLOSE_POLICY, Outbox, Session, no_kick
 from paiju.server.throttle import LogLimiter, TokenBucket, message_cost
@@ -68,17 +73,21 @@ def may_wait(connection: ServerConnection, frames: Sequence[bytes]) -> bool:
 
 
 class Writer:
-    """Sends a session's outbox on its connection (``Links.write``), in a task that runs only
-    while there is something to send: most connections are idle most of the time, and a
-    writer task waiting for the next frame held some 1.2 KiB of each."""
+    """Sends a session's outbox on its connection: at once when the loop's pass ends
+    (``Links.write_now``), or in a task while the socket does not take what is written
+    (``Links.write``). No task waits for the next frame: most connections are idle most of
+    the time, and a writer task waiting held some 1.2 KiB of each."""
 
-    __slots__ = ("_context", "connection", "failure", "finished", "links", "session", "task")
+    __slots__ = (
+        "_context", "connection", "due", "failure", "finished", "links", "session", "task",
+    )
 
     def __init__(self, links: Links, connection: ServerConnection, session: Session) -> None:
         self.links = links
         self.connection = connection
         self.session = session
         self.task: asyncio.Task[None] | None = None
+        self.due = False  # in the links' list of writers to run when the loop's pass ends
         self.finished = False
         self.failure: Exception | None = None
         # The connection's context (its log fields), whoever queues the frame that wakes it.
@@ -97,10 +106,29 @@ class Writer:
         self.session.kick = no_kick
 
     def wake(self) -> None:
-        """Something was queued (or the box ended): start writing unless a writer runs."""
-        if self.task is None and not self.finished:
+        """Something was queued (or the box ended): write once the loop's pass is over
+        (whatever else is queued by then goes in the same write), unless a task writes."""
+        if not (self.due or self.finished) and self.task is None:
+            self.due = True
+            self.links.due(self)
+
+    def flush(self) -> None:
+        """Write what is queued now if the socket takes it; else leave it to a task."""
+        if not self.due:
+            return  # flushed already (``done``)
+        self.due = False
+        if self.finished or self.task is not None:
+            return
+        try:
+            written = self.links.write_now(self.connection, self.session)
+        except Exception as exc:  # re-raised by ``done``, to the connection's handler
+            self.finished, self.failure = True, exc
+            return
+        if written is None:
             loop = asyncio.get_running_loop()
             self.task = loop.create_task(self._write(), context=self._context)
+        else:
+            self.finished = written
 
     async def _write(self) -> None:
         try:
@@ -116,6 +144,7 @@ class Writer:
     async def done(self) -> None:
         """Once the outbox has ended: wait for the last writes and the close they lead to;
         raise what made a writer fail, if anything did."""
+        self.flush()
         if self.task is not None:
             await self.task
         if self.failure is not None:
@@ -137,6 +166,19 @@ class Links:
         self.limiter = limiter
         self.metrics = metrics or Metrics.detached()
         self._closing: dict[ServerConnection, asyncio.Task[None]] = {}
+        self._due: list[Writer] = []
+
+    def due(self, writer: Writer) -> None:
+        """Run ``writer`` when the loop's pass is over (``flush``)."""
+        self._due.append(writer)
+        if len(self._due) == 1:
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Run the writers woken since the last flush, in the order they were woken."""
+        due, self._due = self._due, []
+        for writer in due:
+            writer.flush()
 
     def note(self, event: str, **fields: Any) -> None:
         """Log a line caused by a client, unless such lines are being written too fast."""
@@ -202,12 +244,37 @@ class Links:
 
     # ------------------------------------------------------------------ writer
 
+    def write_now(self, connection: ServerConnection, session: Session) -> bool | None:
+        """Write what ``session`` has queued, without waiting: ``False`` once it is all
+        written, ``None`` when a task must go on (the socket's buffer is over the library's
+        mark, the box ended, or the library must frame the messages: ``Links.write``)."""
+        outbox = session.outbox
+        deflater = framing(connection)
+        if deflater is False:
+            return None
+        while not (outbox.ended or connection.paused) and connection.protocol.state is OPEN:
+            frames = outbox.take()
+            if frames is None:
+                return False
+            write_framed(connection, text_frames(frames, deflater))
+        return None
+
     async def write(self, connection: ServerConnection, session: Session) -> bool:
         """Send what ``session`` has queued until nothing is; ``True`` once the writing is
         over for good (the box ended and was sent, the connection closed, or a send timed
         out), ``False`` when the next frame queued should start a writer again."""
         outbox = session.outbox
         timeout = self.config.send_timeout or None
+        if connection.paused:  # what ``write_now`` wrote waits for the client to read it
+            try:
+                async with asyncio.timeout(timeout):
+                    await drained(connection)
+            except ConnectionClosed:
+                return True
+            except TimeoutError:
+                outbox.end(drop=True)
+                self.kick(connection, CLOSE_POLICY, SEND_TIMEOUT)
+                return True
         while (frames := outbox.take()) is not None:
             try:
                 if timeout is not None and may_wait(connection, frames):
