@@ -83,7 +83,7 @@ COMPRESSED = [deflated_to(n) for n in (125, 126, 65535, 65536)]
 
 @pytest.mark.parametrize("compressed", [False, True])
 def test_frames_are_the_bytes_the_library_writes(compressed: bool) -> None:
-    messages = [text(n, seed=n) for n in BOUNDARIES + [SMALL - 1, SMALL, 3000]]
+    messages = [text(n, seed=n) for n in [*BOUNDARIES, SMALL - 1, SMALL, 3000]]
     if compressed:
         messages += COMPRESSED
     extension = shared_extension() if compressed else None
@@ -228,13 +228,18 @@ async def test_a_turn_s_frames_leave_in_one_write_with_no_writer_task() -> None:
         _, session, writer = writer_of(connection)
         writes = counting_writes(connection)
         loop = asyncio.get_running_loop()
+        create_task = loop.create_task
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            tasks.append(1)
+            return create_task(*args, **kwargs)
+
         for _ in range(2):  # two turns
-            created = loop.create_task
-            loop.create_task = lambda *a, **k: (tasks.append(1), created(*a, **k))[1]  # type: ignore[method-assign]
+            loop.create_task = counted  # type: ignore[method-assign]
             session.send_frame(b'{"type":"event"}')
             session.send_frame(text(3000))
             await asyncio.sleep(0)  # the loop's pass ends: the writer wrote both
-            loop.create_task = created  # type: ignore[method-assign]
+            loop.create_task = create_task  # type: ignore[method-assign]
             assert writer.task is None
         assert len(writes) == 2
         await connection.wait_closed()
@@ -250,7 +255,7 @@ async def test_nothing_is_written_after_the_close_frame() -> None:
     outcome: list[bytes] = []
 
     async def handler(connection: ServerConnection) -> None:
-        links, session, writer = writer_of(connection)
+        _, session, writer = writer_of(connection)
         writes = counting_writes(connection)
         session.send_frame(b'{"n":1}')  # flushed before the close's task runs
         closing = asyncio.get_running_loop().create_task(connection.close(4002, "bye"))
