@@ -1,8 +1,8 @@
 """The server frames its text messages itself (``paiju.server.intake``): byte for byte what
 websockets would have written, read back by a real websockets client, compressed or not, at
 the lengths where the header changes; never after the library's close frame; with the
-library's own path when the extension keeps a context. The writer runs from the end of the
-loop's pass, with no task unless the socket stops taking bytes."""
+library's own path when the extension keeps a context. The writer runs from one callback after
+the room's turn, with no task unless the socket stops taking bytes."""
 
 from __future__ import annotations
 
@@ -238,7 +238,7 @@ async def test_a_turn_s_frames_leave_in_one_write_with_no_writer_task() -> None:
             loop.create_task = counted  # type: ignore[method-assign]
             session.send_frame(b'{"type":"event"}')
             session.send_frame(text(3000))
-            await asyncio.sleep(0)  # the loop's pass ends: the writer wrote both
+            await asyncio.sleep(0)  # the turn is over: the writer wrote both
             loop.create_task = create_task  # type: ignore[method-assign]
             assert writer.task is None
         assert len(writes) == 2

@@ -2,9 +2,9 @@
 writer that drains the session's outbox, and the ways a connection is closed from outside.
 
 The room never waits for a connection: it queues frames on the session (``Session.send_frame``)
-and its writer sends them once the room's turn is over: at the end of the loop's pass, one
-call writes what every connection woken in it had queued, each connection's frames in one
-write to its socket (``Links.flush``). Only a connection whose socket stopped taking bytes
+and its writer sends them once the room's turn is over: one callback, scheduled when the
+first connection is woken (``call_soon``), writes what every connection woken by then had
+queued, each connection's frames in one write to its socket (``Links.flush``). Only a connection whose socket stopped taking bytes
 gets a writer task, which waits for it (and closes it after ``send_timeout``): a task per
 burst cost about as much as framing the burst. A writer that cannot send (the client stopped
 reading) is not waited for either: the connection is closed from outside, and aborted if even
@@ -73,7 +73,7 @@ def may_wait(connection: ServerConnection, frames: Sequence[bytes]) -> bool:
 
 
 class Writer:
-    """Sends a session's outbox on its connection: at once when the loop's pass ends
+    """Sends a session's outbox on its connection: from the links' next flush
     (``Links.write_now``), or in a task while the socket does not take what is written
     (``Links.write``). No task waits for the next frame: most connections are idle most of
     the time, and a writer task waiting held some 1.2 KiB of each."""
@@ -87,7 +87,7 @@ class Writer:
         self.connection = connection
         self.session = session
         self.task: asyncio.Task[None] | None = None
-        self.due = False  # in the links' list of writers to run when the loop's pass ends
+        self.due = False  # in the links' list of writers for their next flush
         self.finished = False
         self.failure: Exception | None = None
         # The connection's context (its log fields), whoever queues the frame that wakes it.
@@ -106,7 +106,7 @@ class Writer:
         self.session.kick = no_kick
 
     def wake(self) -> None:
-        """Something was queued (or the box ended): write once the loop's pass is over
+        """Something was queued (or the box ended): write at the links' next flush
         (whatever else is queued by then goes in the same write), unless a task writes."""
         if not (self.due or self.finished) and self.task is None:
             self.due = True
@@ -169,7 +169,9 @@ class Links:
         self._due: list[Writer] = []
 
     def due(self, writer: Writer) -> None:
-        """Run ``writer`` when the loop's pass is over (``flush``)."""
+        """Run ``writer`` at the next ``flush``: a callback scheduled by the first writer
+        woken since the last one, so it runs after the callback queuing the frames (a
+        room's turn) and the others already due, and writes for all of them."""
         self._due.append(writer)
         if len(self._due) == 1:
             asyncio.get_running_loop().call_soon(self.flush)
