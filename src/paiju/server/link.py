@@ -6,9 +6,10 @@ and its writer sends them once the room's turn is over: one callback, scheduled 
 first connection is woken (``call_soon``), writes what every connection woken by then had
 queued, each connection's frames in one write to its socket (``Links.flush``). Only a
 connection whose socket stopped taking bytes gets a writer task, which waits for it (and
-closes it after ``send_timeout``): a task per burst cost about as much as framing the burst. A writer that cannot send (the client stopped
-reading) is not waited for either: the connection is closed from outside, and aborted if even
-the close cannot go out within ``send_timeout``.
+closes it after ``send_timeout``): a task per burst cost about as much as framing the
+burst. A writer that cannot send (the client stopped reading) is not waited for either: the
+connection is closed from outside, and aborted if even the close cannot go out within
+``send_timeout``.
 """
 
 from __future__ import annotations
