@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
-from paiju.engines.dragon import actions as dragon_actions
+from paiju.engines.dragon import listing
 from paiju.engines.dragon.actions import Arrange, format_action, optimal_action
 from paiju.engines.dragon.engine import DragonEngine, legal_texts
 from paiju.engines.dragon.schema import PlayerView
@@ -93,13 +93,13 @@ def test_views_equal_the_views_built_viewer_by_viewer(
 def test_a_hand_works_out_each_seat_s_arrangements_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Not once per state (a submission changes no hand), nor again for each view."""
     worked: list[tuple[Kind, ...]] = []
-    work_out = dragon_actions.legal_notation
+    work_out = listing.legal_notation
 
     def counted(hand: tuple[Kind, ...]) -> list[str]:
         worked.append(hand)
         return work_out(hand)
 
-    monkeypatch.setattr(dragon_actions, "legal_notation", counted)
+    monkeypatch.setattr(listing, "legal_notation", counted)
     state = deal({}, 7)
     while not ENGINE.is_terminal(state):
         views = {seat: ENGINE.view(state, seat) for seat in [None, *range(state.seat_count)]}

@@ -18,7 +18,7 @@ from paiju.core.errors import IllegalAction, NotYourTurn
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import EngineDefaults, Event, MatchInfo, Options, Step
-from paiju.engines.dragon import actions, rules
+from paiju.engines.dragon import actions, listing, rules
 from paiju.engines.dragon.actions import Action, Arrange, DeclareBust, optimal_action
 from paiju.engines.dragon.schema import DragonView, ShowdownEvent, SubmittedEvent
 from paiju.engines.dragon.scoring import category
@@ -213,7 +213,7 @@ def hand_from_codes(codes: Iterable[str]) -> tuple[Kind, ...]:
 @functools.lru_cache(maxsize=4096)
 def legal_texts(hand: tuple[Kind, ...]) -> tuple[str, ...]:
     """The sorted notation of every legal action of a sorted hand, from the actions
-    themselves (tools and tests; views write it with ``actions.legal_notation``)."""
+    themselves (tools and tests; views write it with ``listing.legal_notation``)."""
     return tuple(sorted(actions.format_action(a) for a in legal_for_hand(hand)))
 
 
@@ -225,7 +225,7 @@ def _texts(state: DragonState, seat: Seat) -> list[str]:
     key = ("texts", seat)
     found: str | None = state.of_hands.get(key)
     if found is None:
-        found = state.of_hands[key] = "\n".join(actions.legal_notation(state.hands[seat]))
+        found = state.of_hands[key] = "\n".join(listing.legal_notation(state.hands[seat]))
     return found.split("\n")
 
 
