@@ -9,7 +9,7 @@ settle (the loser pays the winner 1, or 2 when the winner's leftover is a pair).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import replace
 from itertools import pairwise
 from typing import Any, TypeVar
@@ -31,7 +31,7 @@ from paiju.engines.dragon.state import (
     showdown,
 )
 from paiju.engines.dragon.tiles import FULL_SET, Kind, counts_of, kind_of
-from paiju.engines.dragon.view import build_view
+from paiju.engines.dragon.view import LegalWhenRead, build_view
 
 T = TypeVar("T")
 
@@ -161,6 +161,15 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         if seat is not None and seat in waiting:
             legal = _texts(state, seat)
         return build_view(state, seat, legal, sorted(waiting))
+
+    def bot_view(self, state: DragonState, seat: Seat) -> Mapping[str, Any]:
+        """``view``, with ``legal`` written only if the bot reads it (``LegalWhenRead``)."""
+        waiting = self.to_act(state)
+        if seat not in waiting:
+            return self.view(state, seat)
+        return LegalWhenRead(
+            build_view(state, seat, [], sorted(waiting)), lambda: _texts(state, seat)
+        )
 
     def timeout_action(self, state: DragonState, seat: Seat) -> Action:
         """The trustee's choice: the solver's optimal arrangement (or ``bust``)."""
