@@ -43,6 +43,7 @@ class SolverBot:
         action = Arrange(solution.chain, solution.leftover) if solution.chain else DeclareBust()
         return format_action(action)
 
+
 def make_bot(level: int, rng: Rng) -> SolverBot:
     """The dragon bot of ``level`` (only level 1 exists); ``ValueError`` for another level."""
     if level not in BOT_LEVELS:
