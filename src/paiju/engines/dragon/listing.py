@@ -43,8 +43,8 @@ _CODES = tuple(f" {tile_code(t.kind)}" for t in TILES)
 #: The bits set in a byte, low first.
 _BITS = tuple(tuple(p for p in range(8) if m >> p & 1) for m in range(256))
 
-#: A step of the walk from a pip: (positions of the kind, pip it leads to, its text).
-Step = tuple[int, int, str]
+#: A tile the walk may lay from a pip: (positions of its kind, the pip it leads to, its text).
+Laying = tuple[int, int, str]
 
 
 def legal_notation(hand: tuple[Kind, ...]) -> list[str]:
@@ -72,7 +72,7 @@ def legal_notation(hand: tuple[Kind, ...]) -> list[str]:
     every = (1 << len(leftovers)) - 1
     # laying the tile at a position keeps alive the leftovers that do not hold it
     keeps = {1 << p: every ^ holding[p] for p in range(8)}
-    steps: tuple[list[Step], ...] = ([], [], [], [], [], [])
+    steps: tuple[list[Laying], ...] = ([], [], [], [], [], [])
     for k, at in positions.items():
         for v, w, laid in _LAYS[k]:
             steps[v].append((at, w, laid))
