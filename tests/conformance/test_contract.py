@@ -2,7 +2,8 @@
 (``paiju.engines.base``). OpenSpiel's random-simulation test is the model: random legal games
 (``games.py``), played once per seed and read by every check here.
 
-* every state: views of the declared type, ``legal`` = the formatted ``legal_actions``,
+* every state: views of the declared type, ``legal`` = the formatted ``legal_actions``, the
+  bots' view (``bot_view``) read in full equal to the seat's view,
   ``legal_complete`` as the engine says, listed and timeout actions accepted, idle seats with
   nothing to do, no hidden card in a view (the variant's ``hidden_leaks``), events declared;
 * refusals: other seats' actions, actions of other states, garbage and mutated notation,
@@ -75,6 +76,8 @@ def check_state(g: Game, state: Any) -> None:
         assert view["legal_complete"] is complete
         if viewer is None:
             continue
+        # what a bot is handed, read in full, is the seat's view
+        assert dict(engine.bot_view(state, viewer)) == view, f"bot view of {viewer}"
         if viewer not in to_act:
             assert listed == frozenset(), f"seat {viewer} is not to act but has actions"
             continue

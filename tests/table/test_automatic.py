@@ -7,9 +7,12 @@ from typing import Any
 
 import pytest
 
+from paiju.core.rng import SeededRng
+from paiju.engines.dragon import listing
+from paiju.engines.registry import get_engine, make_bot
 from paiju.table.commands import Act, Join, Ready, Start
 from paiju.table.effects import ActionRecord, Incident, Persist
-from paiju.table.table import PLAYING, Table, TableFailed, TableSettings
+from paiju.table.table import HAND_OVER, PLAYING, Table, TableFailed, TableSettings
 from tests.table.fake_engine import RaceEngine, RaceState
 
 SETTINGS = TableSettings(timers={"claim": 5.0, "turn": 10.0}, bot_delay=1.0, between_hands=3.0)
@@ -79,3 +82,48 @@ def test_the_operator_summary_shows_only_publicly_known_waiting_seats() -> None:
     table.handle(0, Act(table.shown_version(0), "go"), 1.0)
     # Who still has to answer a secret poll (who may claim a discard) is not shown.
     assert table.summary()["to_act"] == []
+
+
+def bot_room(level: int) -> Table:
+    """A dragon room of four bots of ``level``, started and dealt."""
+    engine = get_engine("dragon")
+    options = engine.normalize_options({})
+    table = Table("r", engine, options, "s", SETTINGS,
+                  lambda seat, lv: make_bot("dragon", level, SeededRng(f"bot/{seat}")))
+    table.handle(None, Start(), 0.0)
+    return table
+
+
+def played_by(table: Table, now: float) -> list[str]:
+    return [
+        e.record.source
+        for e in table.tick(now)
+        if isinstance(e, Persist) and isinstance(e.record, ActionRecord)
+    ]
+
+
+def test_dragon_bots_that_do_not_read_legal_do_not_have_it_listed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bots are handed ``bot_view``: the level-1 bot answers with ``best``, so none of the
+    four hands has every arrangement listed (a room of bots used to list them all at each
+    deal, and again for every room restored after a restart)."""
+    listed: list[tuple[int, ...]] = []
+    work_out = listing.legal_notation
+
+    def counted(hand: tuple[int, ...]) -> list[str]:
+        listed.append(hand)
+        return work_out(hand)
+
+    monkeypatch.setattr(listing, "legal_notation", counted)
+    table = bot_room(1)
+    assert played_by(table, 1.0) == ["bot"] * 4
+    assert table.phase == HAND_OVER
+    assert listed == []
+
+
+def test_a_dragon_bot_that_reads_legal_still_gets_the_list() -> None:
+    """Level 0 picks among ``legal``: it is written for it when read, and its picks are
+    accepted (no fallback to the timeout action)."""
+    table = bot_room(0)
+    assert played_by(table, 1.0) == ["bot"] * 4

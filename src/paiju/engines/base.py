@@ -151,6 +151,13 @@ class Engine(Protocol[S, A]):
         with ``legal`` (formatted ``legal_actions``) and ``legal_complete``."""
         ...
 
+    def bot_view(self, state: S, seat: Seat) -> Mapping[str, JSON]:
+        """The view the table hands a bot that plays ``seat`` (its own bot, or a person's
+        trustee) when the seat is to act: read in full, equal to ``view(state, seat)``, but
+        the variant may put off working out a key until a bot reads it (the table checks
+        the bot's answer like any other action)."""
+        ...
+
     def timeout_action(self, state: S, seat: Seat) -> A:
         """The action taken for ``seat`` when its time runs out (it must be legal)."""
         ...
@@ -194,6 +201,7 @@ class EngineDefaults(ABC, Generic[S, A]):
     * ``hand_stats``: no figures.
     * ``legal_complete``: the list is complete.
     * ``legal_key``: the legal actions themselves.
+    * ``bot_view``: the view itself.
     * ``check_action``: the hand is not over, the seat is to act, the object is an action
       (it round-trips through the notation), and it is listed; ``refusal`` is the error
       (naming the broken rule) for one that is not, ``check_unlisted`` judges the actions a
@@ -218,6 +226,9 @@ class EngineDefaults(ABC, Generic[S, A]):
     @abstractmethod
     def format_action(self, action: A) -> str: ...
 
+    @abstractmethod
+    def view(self, state: S, seat: Seat | None) -> Mapping[str, JSON]: ...
+
     def public_to_act(self, state: S) -> frozenset[Seat]:
         return self.to_act(state)
 
@@ -232,6 +243,9 @@ class EngineDefaults(ABC, Generic[S, A]):
 
     def legal_key(self, state: S, seat: Seat) -> Hashable:
         return self.legal_actions(state, seat)
+
+    def bot_view(self, state: S, seat: Seat) -> Mapping[str, JSON]:
+        return self.view(state, seat)
 
     def check_action(self, state: S, seat: Seat, action: object) -> A:
         if self.is_terminal(state):

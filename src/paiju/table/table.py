@@ -461,7 +461,7 @@ class Table(Keeping, Trustees, Output):
             source = "bot" if seat in self.bots else "trustee"
             try:
                 return self._act(
-                    seat, None, player.choose(self.engine.view(self.state, seat)), source, now
+                    seat, None, player.choose(self.engine.bot_view(self.state, seat)), source, now
                 )
             except Exception as exc:
                 # A bot that errs (an illegal answer or its own bug) is replaced by the

@@ -36,3 +36,20 @@ def test_bot_levels_and_idle_views() -> None:
         bot.choose(ENGINE.view(state, None))
     with pytest.raises(ValueError):
         make_bot(2, ScriptedRng())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bot_answers_best_without_reading_legal(seed: int) -> None:
+    """The view's ``best`` is the solver's arrangement under the table's scoring: the bot
+    answers it (and solves the hand itself for a view without it), never reading ``legal``,
+    which a bot's view writes only for a reader."""
+    opts = ENGINE.normalize_options({"pair_set": "civil"} if seed % 2 else {})
+    state = ENGINE.initial_state(opts, SeededRng(f"best/{seed}"), MatchInfo(0, (0,) * 4))
+    bot = make_bot(1, SeededRng("b"))
+    for seat in range(4):
+        view = dict(ENGINE.view(state, seat))
+        timeout = ENGINE.format_action(ENGINE.timeout_action(state, seat))
+        del view["legal"]
+        assert bot.choose(view) == view["best"] == timeout
+        view["best"] = None
+        assert bot.choose(view) == timeout

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
-from paiju.engines.dragon import actions as dragon_actions
+from paiju.engines.dragon import listing
 from paiju.engines.dragon.actions import Arrange, format_action, optimal_action
 from paiju.engines.dragon.engine import DragonEngine, legal_texts
 from paiju.engines.dragon.schema import PlayerView
@@ -93,13 +93,13 @@ def test_views_equal_the_views_built_viewer_by_viewer(
 def test_a_hand_works_out_each_seat_s_arrangements_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Not once per state (a submission changes no hand), nor again for each view."""
     worked: list[tuple[Kind, ...]] = []
-    work_out = dragon_actions.legal_notation
+    work_out = listing.legal_notation
 
     def counted(hand: tuple[Kind, ...]) -> list[str]:
         worked.append(hand)
         return work_out(hand)
 
-    monkeypatch.setattr(dragon_actions, "legal_notation", counted)
+    monkeypatch.setattr(listing, "legal_notation", counted)
     state = deal({}, 7)
     while not ENGINE.is_terminal(state):
         views = {seat: ENGINE.view(state, seat) for seat in [None, *range(state.seat_count)]}
@@ -124,3 +124,32 @@ def test_the_listed_arrangements_are_the_ones_built_from_their_parts(seed: int) 
                 assert rebuilt == action
                 assert hash(rebuilt) == hash(action)
                 assert format_action(rebuilt) == format_action(action)
+
+
+def test_a_bot_s_view_lists_the_arrangements_only_when_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``bot_view`` is the seat's view, but its ``legal`` is worked out when first read (the
+    level-1 bot never reads it), once, into the memo the hand's views share."""
+    worked: list[tuple[Kind, ...]] = []
+    work_out = listing.legal_notation
+
+    def counted(hand: tuple[Kind, ...]) -> list[str]:
+        worked.append(hand)
+        return work_out(hand)
+
+    monkeypatch.setattr(listing, "legal_notation", counted)
+    state = deal({}, 3)
+    view = ENGINE.bot_view(state, 1)
+    plain = plain_view(state, 1)
+    assert {key: view[key] for key in view if key != "legal"} == {
+        key: value for key, value in plain.items() if key != "legal"
+    }
+    assert worked == []
+    assert view["legal"] == plain["legal"] and view.get("legal") == plain["legal"]
+    assert dict(view) == plain
+    assert ENGINE.view(state, 1)["legal"] == plain["legal"]
+    assert worked == [state.hands[1]]
+    # a seat that is not to act is handed its plain view
+    after = ENGINE.apply(state, 1, ENGINE.parse_action(plain["legal"][0])).state
+    assert ENGINE.bot_view(after, 1) == plain_view(after, 1)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from paiju.core.errors import MalformedAction
 from paiju.core.notation import split_tokens
 from paiju.engines.dragon.rules import ScoringOptions
-from paiju.engines.dragon.solver import Laid, arrangements, canonical_chain, solve, solve_cached
+from paiju.engines.dragon.solver import Laid, canonical_chain, solve, solve_cached
 from paiju.engines.dragon.tiles import Kind, kind_of, tile_code
 
 
@@ -115,13 +115,3 @@ def optimal_text(hand: tuple[Kind, ...], scoring: ScoringOptions) -> str:
         return "bust"
     return format_action(Arrange(solution.chain, solution.leftover))
 
-
-def legal_notation(hand: tuple[Kind, ...]) -> list[str]:
-    """The sorted notation of every legal action of a sorted 8-tile hand (``bust`` alone
-    when it lays no chain), written straight from the solver's arrangements without making
-    an action of each (a new hand has dozens). The solver's own cache is passed by: every
-    seat of a thousand tables would keep its arrangements there."""
-    found = arrangements.__wrapped__(hand)
-    if not found:
-        return ["bust"]
-    return sorted(arrangement_text(chain, leftover) for chain, leftover in found)

@@ -1,4 +1,4 @@
-"""Dragon bots. They read only the seat's view (its own tiles, the options, ``legal``).
+"""Dragon bots. They read only the seat's view (its own tiles, the options, ``best``).
 
 Level 1 plays the solver's optimal arrangement (the same as the timeout trustee).
 """
@@ -25,20 +25,23 @@ class SolverBot:
         self.rng = rng  # unused: the optimal arrangement is deterministic
 
     def choose(self, view: Mapping[str, Any]) -> str:
-        """The optimal arrangement of ``view["hand"]`` (one of ``view["legal"]``).
+        """The optimal arrangement of ``view["hand"]``: the view's ``best`` (the engine's
+        solver, under the table's scoring options), else solved here. It does not read
+        ``legal``: the solver's arrangement is always legal, the table checks it anyway,
+        and a bot's view writes that list only for a reader (``LegalWhenRead``).
 
-        Raises ``ValueError`` if the view offers no legal action (the seat is not to act).
+        Raises ``ValueError`` if the seat is not to act.
         """
-        legal = list(view["legal"])
-        if not legal:
+        if view["seat"] not in view["to_act"]:
             raise ValueError("this seat has nothing to do")
+        best = view.get("best")
+        if best is not None:
+            return str(best)
         hand = tuple(sorted(kind_of(code) for code in view["hand"]))
         options = {k: v for k, v in dict(view.get("options", {})).items()}
         solution = solve_cached(hand, scoring_options(options))
         action = Arrange(solution.chain, solution.leftover) if solution.chain else DeclareBust()
-        text = format_action(action)
-        # The solver's arrangement is always legal; fall back rather than submit garbage.
-        return text if text in legal else legal[0]
+        return format_action(action)
 
 
 def make_bot(level: int, rng: Rng) -> SolverBot:

@@ -9,7 +9,7 @@ settle (the loser pays the winner 1, or 2 when the winner's leftover is a pair).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import replace
 from itertools import pairwise
 from typing import Any, TypeVar
@@ -18,7 +18,7 @@ from paiju.core.errors import IllegalAction, NotYourTurn
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import EngineDefaults, Event, MatchInfo, Options, Step
-from paiju.engines.dragon import actions, rules
+from paiju.engines.dragon import actions, listing, rules
 from paiju.engines.dragon.actions import Action, Arrange, DeclareBust, optimal_action
 from paiju.engines.dragon.schema import DragonView, ShowdownEvent, SubmittedEvent
 from paiju.engines.dragon.scoring import category
@@ -31,7 +31,7 @@ from paiju.engines.dragon.state import (
     showdown,
 )
 from paiju.engines.dragon.tiles import FULL_SET, Kind, counts_of, kind_of
-from paiju.engines.dragon.view import build_view
+from paiju.engines.dragon.view import LegalWhenRead, build_view
 
 T = TypeVar("T")
 
@@ -162,6 +162,15 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
             legal = _texts(state, seat)
         return build_view(state, seat, legal, sorted(waiting))
 
+    def bot_view(self, state: DragonState, seat: Seat) -> Mapping[str, Any]:
+        """``view``, with ``legal`` written only if the bot reads it (``LegalWhenRead``)."""
+        waiting = self.to_act(state)
+        if seat not in waiting:
+            return self.view(state, seat)
+        return LegalWhenRead(
+            build_view(state, seat, [], sorted(waiting)), lambda: _texts(state, seat)
+        )
+
     def timeout_action(self, state: DragonState, seat: Seat) -> Action:
         """The trustee's choice: the solver's optimal arrangement (or ``bust``)."""
         return optimal_action(state.hands[seat], state.scoring)
@@ -213,7 +222,7 @@ def hand_from_codes(codes: Iterable[str]) -> tuple[Kind, ...]:
 @functools.lru_cache(maxsize=4096)
 def legal_texts(hand: tuple[Kind, ...]) -> tuple[str, ...]:
     """The sorted notation of every legal action of a sorted hand, from the actions
-    themselves (tools and tests; views write it with ``actions.legal_notation``)."""
+    themselves (tools and tests; views write it with ``listing.legal_notation``)."""
     return tuple(sorted(actions.format_action(a) for a in legal_for_hand(hand)))
 
 
@@ -225,7 +234,7 @@ def _texts(state: DragonState, seat: Seat) -> list[str]:
     key = ("texts", seat)
     found: str | None = state.of_hands.get(key)
     if found is None:
-        found = state.of_hands[key] = "\n".join(actions.legal_notation(state.hands[seat]))
+        found = state.of_hands[key] = "\n".join(listing.legal_notation(state.hands[seat]))
     return found.split("\n")
 
 

@@ -117,11 +117,21 @@ def tile_code(kind: Kind) -> str:
     return TILES[kind].code
 
 
+#: Every tile's text, halves in either order (``46`` and ``64``) -> its kind: an action's
+#: tiles are read a few dozen times while it is parsed and judged.
+_BY_TEXT: dict[str, Kind] = {
+    f"{a}{b}": t.kind for t in TILES for a, b in ((t.low, t.high), (t.high, t.low))
+}
+
+
 def kind_of(text: str) -> Kind:
     """The kind named by ``text``, halves in either order (``46`` or ``64``).
 
     Raises ``MalformedAction`` for anything that is not two pips naming a tile of the set.
     """
+    kind = _BY_TEXT.get(text)
+    if kind is not None:
+        return kind
     if len(text) != 2 or not text.isdigit():
         raise MalformedAction(f"{text!r} is not a tile: a tile is two pips 1-6 such as 66 or 24")
     low, high = sorted(text)

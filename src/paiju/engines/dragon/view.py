@@ -9,6 +9,7 @@ every arrangement, its category, points, score key and the settlement.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from paiju.core.seats import Seat
@@ -134,3 +135,28 @@ def build_view(
             found = state.derived["reveal"] = _reveal(state)
         view["result"] = found
     return view
+
+
+class LegalWhenRead(Mapping[str, Any]):
+    """A seat's view whose ``legal`` list is written only when a reader asks for it: the view
+    the table hands a bot. The level-1 bot and the trustee answer with ``best`` and never
+    read it, so a room of bots does not list every arrangement of each bot's hand (some
+    80 us a hand); a bot that does read it gets the list a person's view carries."""
+
+    __slots__ = ("_legal", "_view")
+
+    def __init__(self, view: DragonView, legal: Callable[[], list[str]]) -> None:
+        self._view = view
+        self._legal: Callable[[], list[str]] | None = legal
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "legal" and self._legal is not None:
+            self._view["legal"] = self._legal()
+            self._legal = None
+        return self._view[key]  # type: ignore[literal-required]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._view)
+
+    def __len__(self) -> int:
+        return len(self._view)

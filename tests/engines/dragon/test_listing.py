@@ -1,0 +1,91 @@
+"""The views' legal lists, written as the chains are walked (``listing``), against the path
+they replace: the solver's arrangements (held to a brute force in ``test_solver``), each
+written out as the action's notation."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paiju.engines.dragon.actions import arrangement_text
+from paiju.engines.dragon.engine import legal_texts
+from paiju.engines.dragon.listing import legal_notation
+from paiju.engines.dragon.solver import _trail_starts, arrangements, chain_leftovers
+from paiju.engines.dragon.tiles import BY_CODE, FULL_SET, TILES, Kind
+from tests.scale import examples
+
+hands = st.permutations(FULL_SET).map(lambda deck: tuple(sorted(deck[:8])))
+CIVIL = [t.kind for t in TILES if t.civil]
+# Four civil pairs: both copies of every kind, the hands richest in closed chains and in
+# chains that read the same both ways.
+pairs_hands = st.sets(st.sampled_from(CIVIL), min_size=4, max_size=4).map(
+    lambda kinds: tuple(sorted(2 * tuple(kinds)))
+)
+
+
+def listed_by_the_solver(hand: tuple[Kind, ...]) -> list[str]:
+    """The list as views wrote it before: every arrangement of ``solver.arrangements``
+    (canonical chain, sorted leftover) in notation, sorted; ``bust`` when there is none."""
+    found = arrangements.__wrapped__(hand)
+    if not found:
+        return ["bust"]
+    return sorted(arrangement_text(chain, leftover) for chain, leftover in found)
+
+
+def hand_of(codes: str) -> tuple[Kind, ...]:
+    return tuple(sorted(BY_CODE[c] for c in codes.split()))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(hand=hands)
+def test_the_walk_lists_what_the_solver_lists(hand: tuple[Kind, ...]) -> None:
+    assert legal_notation(hand) == listed_by_the_solver(hand)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(hand=pairs_hands)
+def test_hands_of_pairs_list_each_closed_chain_once(hand: tuple[Kind, ...]) -> None:
+    listed = legal_notation(hand)
+    assert listed == listed_by_the_solver(hand)
+    assert len(set(listed)) == len(listed)
+
+
+@settings(max_examples=examples(50), deadline=None)
+@given(hand=hands)
+def test_the_order_of_the_hand_does_not_matter(hand: tuple[Kind, ...]) -> None:
+    assert legal_notation(tuple(reversed(hand))) == legal_notation(hand)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(hand=hands)
+def test_chain_leftovers_are_the_arrangements_leftovers(hand: tuple[Kind, ...]) -> None:
+    """Each leftover whose other tiles lay a chain, once, with the pips the solver reads
+    that chain from."""
+    found = chain_leftovers(hand)
+    assert len({leftover for leftover, _ in found}) == len(found)
+    assert {leftover for leftover, _ in found} == {
+        leftover for _, leftover in arrangements.__wrapped__(hand)
+    }
+    for leftover, starts in found:
+        rest = list(hand)
+        for k in leftover:
+            rest.remove(k)
+        assert [p for p in range(6) if starts >> p & 1] == _trail_starts(rest)
+
+
+def test_a_closed_chain_that_reads_the_same_both_ways_is_listed_once() -> None:
+    hand = hand_of("15 15 56 56 16 16 46 46")
+    listed = legal_notation(hand)
+    assert "chain 15 56 61 16 65 51 | 46 46" in listed  # the chain reversed is itself
+    assert listed == listed_by_the_solver(hand) == list(legal_texts.__wrapped__(hand))
+    assert len(set(listed)) == len(listed)
+
+
+def test_a_bust_hand_lists_bust_alone() -> None:
+    assert legal_notation(hand_of("66 66 44 55 55 33 33 46")) == ["bust"]
+
+
+def test_a_hand_lists_what_its_actions_format_to() -> None:
+    """The engine's other path: the actions themselves, each formatted."""
+    hand = hand_of("55 33 33 56 45 26 14 23")
+    assert legal_notation(hand) == list(legal_texts.__wrapped__(hand))
