@@ -170,6 +170,9 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+        # The writes go through one cursor of their own: ``Connection.execute`` makes a new
+        # cursor (an object the collector tracks) for every statement.
+        self._write = self._db.cursor().execute
 
     def _migrate(self) -> None:
         version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
@@ -199,8 +202,7 @@ class SqliteStore:
     def append(
         self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
     ) -> None:
-        with self._transaction():
-            self._append(room_id, record, entry, deadlines)
+        self.append_many(room_id, ((record, entry, deadlines),))
 
     def append_many(self, room_id: str, items: Sequence[Appended]) -> None:
         if len(items) == 1 and isinstance(items[0][0], _ENTRY_ONLY):
@@ -208,10 +210,18 @@ class SqliteStore:
             # alike, without the two statements BEGIN and COMMIT.
             record, entry, deadlines = items[0]
             self._insert(room_id, entry, deadlines)
-        else:
-            with self._transaction():
-                for record, entry, deadlines in items:
-                    self._append(room_id, record, entry, deadlines)
+            return
+        # BEGIN ... COMMIT inline: this is every snapshot's path, and a context manager
+        # costs its object and two calls.
+        write = self._write
+        write("BEGIN IMMEDIATE")
+        try:
+            for record, entry, deadlines in items:
+                self._append(room_id, record, entry, deadlines)
+        except BaseException:
+            write("ROLLBACK")
+            raise
+        write("COMMIT")
 
     def _append(
         self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
@@ -220,17 +230,17 @@ class SqliteStore:
             self._create(RoomRecord.of(record))
         self._insert(room_id, entry, deadlines)
         if isinstance(record, RoomStatus):
-            self._db.execute(
+            self._write(
                 "UPDATE rooms SET phase = ?, totals = ?, seats = ? WHERE room_id = ?",
                 (record.phase, json.dumps(record.totals), json.dumps(record.seats), room_id),
             )
         elif isinstance(record, Snapshot):
-            self._db.execute(
+            self._write(
                 "UPDATE rooms SET snapshot_n = ? WHERE room_id = ?", (entry.n, room_id)
             )
 
     def _insert(self, room_id: str, entry: Entry, deadlines: Mapping[int, float]) -> None:
-        self._db.execute(
+        self._write(
             "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
             (room_id, entry.n, entry.kind, entry.body, entry.prev, entry.hash,
              deadlines_text(deadlines)),
