@@ -14,6 +14,18 @@ give up consistency after a power cut.) Checkpoints stay with the writing connec
 a thread of the store's own on a second connection they made this thread's commits slower
 (~50 -> ~65 µs each, the same files written meanwhile) and did not take the stalls away.
 
+What a write costs is mostly its pages written to the log, and the checkpoints' fsyncs: an
+action is ~2.3 pages (the table's last leaf, a leaf of the key's index), an action with a
+snapshot ~5.6 (``benchmarks/store_cost.py`` measures the writes of an MCR game against another
+checkout). Measured against this and not kept: the entries ``WITHOUT ROWID`` (clustered by
+room) 1.4x the CPU, rows of kilobytes landing mid-tree; pages of 2 or 8 KiB 1.04x; a larger
+cache 1.04-1.10x; a batch as one multi-row ``INSERT`` 1.02-1.04x; ``mmap_size``,
+``temp_store`` and ``journal_size_limit`` no change; ``foreign_keys`` off 1%. Two would save
+CPU at a price: ``locking_mode=EXCLUSIVE`` ~12% (no shared-memory locks per transaction) but
+no other process could read the file while the server runs (``paiju verify`` or ``replay
+--database``); a checkpoint every 4,000 pages rather than 1,000 ~7%, but each would hold the
+loop ~50 ms rather than ~20 ms.
+
 The schema has a version (``PRAGMA user_version``) and migrations run in order when a store
 opens an older file, each in one transaction. Version 0 is the unversioned schema of the
 first releases (rooms, actions, hands, tokens); version 1 adds the hash-chained ``entries``
