@@ -14,6 +14,18 @@ give up consistency after a power cut.) Checkpoints stay with the writing connec
 a thread of the store's own on a second connection they made this thread's commits slower
 (~50 -> ~65 µs each, the same files written meanwhile) and did not take the stalls away.
 
+What a write costs is mostly its pages written to the log, and the checkpoints' fsyncs: an
+action is ~2.3 pages (the table's last leaf, a leaf of the key's index), an action with a
+snapshot ~5.6 (``benchmarks/store_cost.py`` measures the writes of an MCR game against another
+checkout). Measured against this and not kept: the entries ``WITHOUT ROWID`` (clustered by
+room) 1.4x the CPU, rows of kilobytes landing mid-tree; pages of 2 or 8 KiB 1.04x; a larger
+cache 1.04-1.10x; a batch as one multi-row ``INSERT`` 1.02-1.04x; ``mmap_size``,
+``temp_store`` and ``journal_size_limit`` no change; ``foreign_keys`` off 1%. Two would save
+CPU at a price: ``locking_mode=EXCLUSIVE`` ~12% (no shared-memory locks per transaction) but
+no other process could read the file while the server runs (``paiju verify`` or ``replay
+--database``); a checkpoint every 4,000 pages rather than 1,000 ~7%, but each would hold the
+loop ~50 ms rather than ~20 ms.
+
 The schema has a version (``PRAGMA user_version``) and migrations run in order when a store
 opens an older file, each in one transaction. Version 0 is the unversioned schema of the
 first releases (rooms, actions, hands, tokens); version 1 adds the hash-chained ``entries``
@@ -170,6 +182,9 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+        # The writes go through one cursor of their own: ``Connection.execute`` makes a new
+        # cursor (an object the collector tracks) for every statement.
+        self._write = self._db.cursor().execute
 
     def _migrate(self) -> None:
         version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
@@ -199,8 +214,7 @@ class SqliteStore:
     def append(
         self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
     ) -> None:
-        with self._transaction():
-            self._append(room_id, record, entry, deadlines)
+        self.append_many(room_id, ((record, entry, deadlines),))
 
     def append_many(self, room_id: str, items: Sequence[Appended]) -> None:
         if len(items) == 1 and isinstance(items[0][0], _ENTRY_ONLY):
@@ -208,10 +222,18 @@ class SqliteStore:
             # alike, without the two statements BEGIN and COMMIT.
             record, entry, deadlines = items[0]
             self._insert(room_id, entry, deadlines)
-        else:
-            with self._transaction():
-                for record, entry, deadlines in items:
-                    self._append(room_id, record, entry, deadlines)
+            return
+        # BEGIN ... COMMIT inline: this is every snapshot's path, and a context manager
+        # costs its object and two calls.
+        write = self._write
+        write("BEGIN IMMEDIATE")
+        try:
+            for record, entry, deadlines in items:
+                self._append(room_id, record, entry, deadlines)
+        except BaseException:
+            write("ROLLBACK")
+            raise
+        write("COMMIT")
 
     def _append(
         self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
@@ -220,17 +242,17 @@ class SqliteStore:
             self._create(RoomRecord.of(record))
         self._insert(room_id, entry, deadlines)
         if isinstance(record, RoomStatus):
-            self._db.execute(
+            self._write(
                 "UPDATE rooms SET phase = ?, totals = ?, seats = ? WHERE room_id = ?",
                 (record.phase, json.dumps(record.totals), json.dumps(record.seats), room_id),
             )
         elif isinstance(record, Snapshot):
-            self._db.execute(
+            self._write(
                 "UPDATE rooms SET snapshot_n = ? WHERE room_id = ?", (entry.n, room_id)
             )
 
     def _insert(self, room_id: str, entry: Entry, deadlines: Mapping[int, float]) -> None:
-        self._db.execute(
+        self._write(
             "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
             (room_id, entry.n, entry.kind, entry.body, entry.prev, entry.hash,
              deadlines_text(deadlines)),
