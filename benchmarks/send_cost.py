@@ -68,14 +68,18 @@ def queue_and_write(ws: Any) -> Any:
     async def dispatch(*_: Any) -> None:
         pass
 
-    links = Links(ServerConfig(), dispatch, LogLimiter(0))
+    # Outbox limits out of reach: a client that falls behind is waited for, not closed.
+    config = ServerConfig(outbound_queue=10**6, outbound_queue_bytes=2**40)
+    links = Links(config, dispatch, LogLimiter(0))
     session = links.session(ws, "bench")
-    Writer(links, ws, session)
+    writer = Writer(links, ws, session)
 
     async def send(_: Any, group: list[bytes]) -> None:
         for frame in group:
             session.send_frame(frame)
         await asyncio.sleep(0)
+        while (task := writer.task) is not None:  # the socket is full: wait, as send does
+            await task
 
     return send
 
