@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from paiju.engines.registry import make_bot
 from paiju.persistence.sqlite import SqliteStore
+from paiju.server import rooms as rooms_module
 from paiju.server.app import PaijuServer
 from paiju.server.protocol import AdminRequest
 from paiju.server.room import Room
+from paiju.server.rooms import TimedBot
 from paiju.table.commands import Join, Ready
 from paiju.table.effects import ActionRecord, Effect
 from paiju.table.ledger import Ledger
@@ -138,3 +142,31 @@ def test_a_collector_turned_off_before_the_restore_stays_off(tmp_path: Path) -> 
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+async def test_a_restored_rooms_bots_are_made_only_when_first_needed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "paiju.sqlite3"
+    first = PaijuServer(make_config(), SqliteStore(db), "admin-token-1")
+    await first.start()
+    room = first.rooms.create("race", bots=1, bot_level=0)
+    await room.call(lambda table, now: (None, table.handle(None, Join("ann"), now)))
+    await first.stop()
+
+    made: list[int] = []
+
+    def counted(variant: str, level: int, rng: Any) -> Any:
+        made.append(level)
+        return make_bot(variant, level, rng)
+
+    monkeypatch.setattr(rooms_module, "make_bot", counted)
+    second = PaijuServer(make_config(), SqliteStore(db), "admin-token-2")
+    await second.start()
+    try:
+        bot = second.rooms.get(room.room_id).table.bots[1]
+        assert made == []  # the room waits for ann: its bot has nothing to do yet
+        assert isinstance(bot, TimedBot)
+        assert bot.bot is bot.bot and made == [0]  # made once, when first asked for
+    finally:
+        await second.stop()
