@@ -7,14 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from structlog.testing import capture_logs
 
-from paiju.engines.registry import make_bot
+from paiju.engines.registry import get_engine, make_bot
+from paiju.persistence.memory import MemoryStore
 from paiju.persistence.sqlite import SqliteStore
 from paiju.server import rooms as rooms_module
 from paiju.server.app import PaijuServer
 from paiju.server.protocol import AdminRequest
 from paiju.server.room import Room
-from paiju.server.rooms import TimedBot
+from paiju.server.rooms import RoomManager, TimedBot
 from paiju.table.commands import Join, Ready
 from paiju.table.effects import ActionRecord, Effect
 from paiju.table.ledger import Ledger
@@ -170,3 +172,24 @@ async def test_a_restored_rooms_bots_are_made_only_when_first_needed(
         assert bot.bot is bot.bot and made == [0]  # made once, when first asked for
     finally:
         await second.stop()
+
+
+async def test_presets_are_checked_against_their_variants_when_first_needed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "odd.toml").write_text('variant = "race"\n[options]\nno_such_option = 1\n')
+    checked: list[str] = []
+
+    def counted(variant: str) -> Any:
+        checked.append(variant)
+        return get_engine(variant)
+
+    monkeypatch.setattr(rooms_module, "get_engine", counted)
+    manager = RoomManager(make_config(rooms_dir=str(tmp_path)), MemoryStore())
+    assert checked == []  # a start loads no variant for the presets
+    with capture_logs() as logs:
+        assert "odd" not in manager.presets and "dragon" in manager.presets
+    assert sorted(set(checked)) == ["diu", "dragon", "mcr", "race", "shengji"]
+    assert [e["preset"] for e in logs if e["event"] == "preset_skipped"] == ["odd"]
+    with pytest.raises(ValueError, match="is not a folder"):  # unreadable: refused at once
+        RoomManager(make_config(rooms_dir=str(tmp_path / "missing")), MemoryStore())
