@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import Any
 
 import pytest
+from structlog.testing import capture_logs
 
+from paiju.engines.registry import get_engine, make_bot
+from paiju.persistence.memory import MemoryStore
 from paiju.persistence.sqlite import SqliteStore
+from paiju.server import rooms as rooms_module
 from paiju.server.app import PaijuServer
 from paiju.server.protocol import AdminRequest
 from paiju.server.room import Room
+from paiju.server.rooms import RoomManager, TimedBot
 from paiju.table.commands import Join, Ready
 from paiju.table.effects import ActionRecord, Effect
 from paiju.table.ledger import Ledger
@@ -138,3 +144,52 @@ def test_a_collector_turned_off_before_the_restore_stays_off(tmp_path: Path) -> 
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+async def test_a_restored_rooms_bots_are_made_only_when_first_needed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "paiju.sqlite3"
+    first = PaijuServer(make_config(), SqliteStore(db), "admin-token-1")
+    await first.start()
+    room = first.rooms.create("race", bots=1, bot_level=0)
+    await room.call(lambda table, now: (None, table.handle(None, Join("ann"), now)))
+    await first.stop()
+
+    made: list[int] = []
+
+    def counted(variant: str, level: int, rng: Any) -> Any:
+        made.append(level)
+        return make_bot(variant, level, rng)
+
+    monkeypatch.setattr(rooms_module, "make_bot", counted)
+    second = PaijuServer(make_config(), SqliteStore(db), "admin-token-2")
+    await second.start()
+    try:
+        bot = second.rooms.get(room.room_id).table.bots[1]
+        assert made == []  # the room waits for ann: its bot has nothing to do yet
+        assert isinstance(bot, TimedBot)
+        assert bot.bot is bot.bot and made == [0]  # made once, when first asked for
+    finally:
+        await second.stop()
+
+
+async def test_presets_are_checked_against_their_variants_when_first_needed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "odd.toml").write_text('variant = "race"\n[options]\nno_such_option = 1\n')
+    checked: list[str] = []
+
+    def counted(variant: str) -> Any:
+        checked.append(variant)
+        return get_engine(variant)
+
+    monkeypatch.setattr(rooms_module, "get_engine", counted)
+    manager = RoomManager(make_config(rooms_dir=str(tmp_path)), MemoryStore())
+    assert checked == []  # a start loads no variant for the presets
+    with capture_logs() as logs:
+        assert "odd" not in manager.presets and "dragon" in manager.presets
+    assert sorted(set(checked)) == ["diu", "dragon", "mcr", "race", "shengji"]
+    assert [e["preset"] for e in logs if e["event"] == "preset_skipped"] == ["odd"]
+    with pytest.raises(ValueError, match="is not a folder"):  # unreadable: refused at once
+        RoomManager(make_config(rooms_dir=str(tmp_path / "missing")), MemoryStore())

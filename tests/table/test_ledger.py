@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.table.ledger import Ledger, canonical
+from paiju.table.ledger import Entry, Ledger, canonical
 from paiju.table.phases import PLAYING
 
 
@@ -88,3 +88,16 @@ def test_a_chain_entry_hashes_the_same_text() -> None:
     entry = Ledger().append("room", body)
     assert entry.body == standard(body)
     assert entry.intact()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(text, values, max_size=6))
+def test_an_entry_reads_back_what_the_standard_library_reads(data: dict[str, Any]) -> None:
+    entry = Ledger().append("room", data)
+    assert entry.data() == json.loads(entry.body)
+
+
+@pytest.mark.parametrize("body", ['{"seed": 123456789012345678901234567890}', '{"s": "\\ud800"}'])
+def test_what_orjson_refuses_to_read_is_read_as_the_standard_library_reads_it(body: str) -> None:
+    entry = Entry(1, "room", body, "prev", "hash")
+    assert entry.data() == json.loads(body)

@@ -8,12 +8,15 @@ import sys
 from collections.abc import Sequence
 
 from paiju import __version__
-from paiju.cli.bots import add_bot_commands
-from paiju.cli.cluster import add_cluster_commands
-from paiju.cli.operator import add_operator_commands
-from paiju.cli.serve import add_serve_commands
-from paiju.cli.tools import add_tool_commands, run_judge
-from paiju.cli.verify import add_verify_commands
+from paiju.cli import collector_paused
+
+with collector_paused():
+    from paiju.cli.bots import add_bot_commands
+    from paiju.cli.cluster import add_cluster_commands
+    from paiju.cli.operator import add_operator_commands
+    from paiju.cli.serve import add_serve_commands
+    from paiju.cli.tools import add_tool_commands, run_judge
+    from paiju.cli.verify import add_verify_commands
 
 __all__ = ["build_parser", "main", "run_judge"]
 
@@ -49,7 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     from paiju.core.errors import GameError
 
-    args = build_parser().parse_args(argv)
+    with collector_paused():
+        args = build_parser().parse_args(argv)
     try:
         code: int = args.func(args)
     except (ValueError, GameError) as exc:

@@ -13,20 +13,22 @@ from typing import Any
 
 from rich.table import Table
 
+from paiju.cli import collector_paused
 from paiju.cli.common import add_command, config_from, config_with_sources, out, with_config
 from paiju.persistence.store import Store
 from paiju.server.config import ServerConfig, describe
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from paiju.persistence.memory import MemoryStore
-    from paiju.persistence.signing import key_path, load_or_create
-    from paiju.persistence.sqlite import SqliteStore
-    from paiju.server.logs import configure_logging
-    from paiju.server.run import DataLock, data_folders, run_server
+    with collector_paused():  # the server's modules load (the restore pauses it again)
+        from paiju.persistence.memory import MemoryStore
+        from paiju.persistence.signing import key_path, load_or_create
+        from paiju.persistence.sqlite import SqliteStore
+        from paiju.server.logs import configure_logging
+        from paiju.server.run import DataLock, data_folders, run_server
 
-    config = config_from(args)
-    configure_logging(config.log_level, config.log_format)
+        config = config_from(args)
+        configure_logging(config.log_level, config.log_format)
     clustered = bool(config.store)  # the records live in Redis, not in a local database
     lock = DataLock(data_folders(config, args.memory or clustered))
     try:

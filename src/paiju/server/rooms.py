@@ -9,7 +9,7 @@ import contextlib
 import gc
 import secrets
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 
 import structlog
@@ -89,13 +89,26 @@ class RoomManager:
         # Rooms that may still be active, by id: a superset of the active ones, settled only
         # when it reaches ``max_rooms`` (see ``accepting``).
         self._maybe_active: set[str] = set()
-        self.presets = usable_presets(config.rooms_dir)
+        # Read now (a file that cannot be read stops the start), checked against their
+        # variants when first needed (``presets``).
+        self._preset_files = load_presets(config.rooms_dir)
+        self._presets: dict[str, RoomPreset] | None = None
         self.draining = False
         # Rooms whose stored records did not verify at start: room id -> why (operators see
         # them as phase "damaged"; they stay on disk for `paiju verify`).
         self.damaged: dict[str, str] = {}
         # Cluster mode (docs/cluster.md): rooms are leased, found on other nodes, adopted.
         self.cluster: ClusterSide | None = None
+
+    @property
+    def presets(self) -> dict[str, RoomPreset]:
+        """The usable presets (see ``usable``), checked when first asked for: checking a
+        preset loads its variant, and a restart need not load the variants no restored
+        room plays before its players are back (80 ms of a start of 1,000 dragon rooms).
+        ``verify_restored`` asks for them once the players have had their head start."""
+        if self._presets is None:
+            self._presets = usable(self._preset_files)
+        return self._presets
 
     def get(self, room_id: str) -> Room:
         """The live room; ``UnknownRoom`` if there is none."""
@@ -254,8 +267,11 @@ class RoomManager:
         timing = self.metrics.bot_decision(created.variant)
 
         def bot_factory(seat: int, level: int) -> SeatBot:
-            bot = make_bot(created.variant, level, SeededRng(seed).derive(f"bot/{seat}"))
-            return TimedBot(bot, timing)
+            get_variant(created.variant).check_bot_level(level)  # refused now, not at its turn
+            return TimedBot(
+                lambda: make_bot(created.variant, level, SeededRng(seed).derive(f"bot/{seat}")),
+                timing,
+            )
 
         stored = created.settings
         timers = {k: v for k, v in dict(stored.get("timers", {})).items() if k != "trustee_after"}
@@ -402,6 +418,7 @@ class RoomManager:
         to stay fast), from ``chain_check_delay`` seconds after the start: players resume
         first. A room that fails is stopped and shown as damaged."""
         await asyncio.sleep(self.config.chain_check_delay)
+        self.presets  # noqa: B018 (checked now, their warnings logged, not at a player's lobby)
         for room_id in list(self.rooms):
             room = self.rooms.get(room_id)
             if room is None:
@@ -446,16 +463,29 @@ class RoomManager:
 
 
 class TimedBot:
-    """A bot whose every decision is timed into a histogram (the metrics)."""
+    """A bot whose every decision is timed into a histogram (the metrics), made when it
+    first chooses: a restart makes every room's bots, and most rooms wait for a person then
+    (seeding each bot's generator was 2% of a restart of 1,000 rooms). Its generator is
+    derived from the room's seed alone, so when it is made does not change what it plays."""
 
-    def __init__(self, bot: SeatBot, histogram: Spread) -> None:
-        self.bot = bot
+    def __init__(self, make: Callable[[], SeatBot], histogram: Spread) -> None:
+        self._make: Callable[[], SeatBot] | None = make
+        self._bot: SeatBot | None = None
         self.histogram = histogram
 
+    @property
+    def bot(self) -> SeatBot:
+        """The bot itself (made now if it was not yet)."""
+        if self._bot is None:
+            assert self._make is not None
+            self._bot, self._make = self._make(), None
+        return self._bot
+
     def choose(self, view: Mapping[str, Any]) -> str:
+        bot = self.bot
         start = time.perf_counter()
         try:
-            return self.bot.choose(view)
+            return bot.choose(view)
         finally:
             self.histogram.observe(time.perf_counter() - start)
 
@@ -464,8 +494,14 @@ def usable_presets(rooms_dir: str) -> dict[str, RoomPreset]:
     """The presets (the package's and those of ``rooms_dir``) whose variant is registered and
     whose options are valid; any other is logged and left out, so one broken file does not
     stop the server."""
-    usable: dict[str, RoomPreset] = {}
-    for name, preset in load_presets(rooms_dir).items():
+    return usable(load_presets(rooms_dir))
+
+
+def usable(presets: Mapping[str, RoomPreset]) -> dict[str, RoomPreset]:
+    """Those of ``presets`` whose variant is registered and whose options are valid; any
+    other is logged and left out."""
+    found: dict[str, RoomPreset] = {}
+    for name, preset in presets.items():
         try:
             if preset.variant not in variants():
                 raise InvalidOptions(f"no variant {preset.variant!r}")
@@ -477,5 +513,5 @@ def usable_presets(rooms_dir: str) -> dict[str, RoomPreset]:
         except GameError as exc:
             log.warning("preset_skipped", preset=name, reason=exc.message)
             continue
-        usable[name] = preset
-    return usable
+        found[name] = preset
+    return found

@@ -86,6 +86,10 @@ def link(prev: str, n: int, kind: str, body: str) -> str:
     return hashlib.sha256(material).hexdigest()
 
 
+#: Digits enough for an integer beyond 64 bits, which orjson would read as a float.
+_LONG_NUMBER = re.compile(r"\d{19}")
+
+
 @dataclass(frozen=True)
 class Entry:
     """One record of a room's chain, as stored."""
@@ -97,8 +101,18 @@ class Entry:
     hash: str
 
     def data(self) -> dict[str, Any]:
-        """The body parsed."""
-        parsed: dict[str, Any] = json.loads(self.body)
+        """The body parsed: by orjson (a restart reads a few records of every room, and
+        the standard library took twice as long), by the standard library where orjson
+        would read it otherwise: an integer beyond 64 bits (orjson makes it a float; any
+        run of 19 digits goes the slow way) and what orjson refuses (a lone surrogate)."""
+        body = self.body
+        if _LONG_NUMBER.search(body) is None:
+            try:
+                fast: dict[str, Any] = orjson.loads(body)
+                return fast
+            except orjson.JSONDecodeError:
+                pass
+        parsed: dict[str, Any] = json.loads(body)
         return parsed
 
     def intact(self) -> bool:

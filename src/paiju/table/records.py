@@ -133,6 +133,17 @@ _FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {
 }
 
 
+#: Each kind's fields, and whether a field keeps the lists it is read with (JSON data kept
+#: as it is) rather than turning them into tuples: worked out once, not for every record read.
+_KEEPS_LISTS: dict[type[Any], dict[str, bool]] = {
+    cls: {
+        f.name: f.type in ("dict[str, Any]", "dict[str, Any] | None", "Any")
+        for f in dataclasses.fields(cls)
+    }
+    for cls in KINDS.values()
+}
+
+
 def record_body(record: Record) -> dict[str, Any]:
     """The JSON data of ``record``, its fields as they are (JSON writes tuples as lists);
     no deep copy: the body is serialized at once (``Ledger.append``)."""
@@ -152,14 +163,14 @@ def parse_record(kind: str, data: dict[str, Any]) -> Record:
     cls = KINDS.get(kind)
     if cls is None:
         raise ValueError(f"unknown record kind {kind!r}")
-    names = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = set(data) - set(names)
+    keeps = _KEEPS_LISTS[cls]
+    unknown = data.keys() - keeps.keys()
     if unknown:
         raise ValueError(f"a {kind} record has no field {sorted(unknown)[0]!r}")
-    values = {}
-    for name, value in data.items():
-        keep_lists = names[name].type in ("dict[str, Any]", "dict[str, Any] | None", "Any")
-        values[name] = value if keep_lists else _tuples(value)
+    values = {
+        name: _tuples(value) if isinstance(value, list) and not keeps[name] else value
+        for name, value in data.items()
+    }
     try:
         record: Record = cls(**values)
     except TypeError as exc:

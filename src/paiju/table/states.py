@@ -96,9 +96,42 @@ class StateReader:
     def __init__(self, engine: Any) -> None:
         self.package = type(engine).__module__.rsplit(".", 1)[0] + "."
         self._classes: dict[str, type[Any]] = {}
+        # Per ``D`` tag: the class and its ``__init__`` field names, worked out once (asking
+        # ``dataclasses.fields`` for every object read was a fifth of a restore's decoding).
+        self._plans: dict[str, tuple[type[Any], tuple[str, ...]]] = {}
 
     def decode(self, data: Any) -> Any:
         """The value ``data`` holds. Raises ``StateCodecError`` for anything else."""
+        kind = type(data)
+        if kind in SCALARS:
+            return data
+        if kind is list:
+            # Most arrays are of scalars (tiles, cards, seats): those are copied, not walked.
+            if SCALARS.issuperset(map(type, data)):
+                return tuple(data)
+            return tuple([v if type(v) in SCALARS else self.decode(v) for v in data])
+        if kind is dict and "D" in data and "F" in data and len(data) == 2:
+            return self._dataclass(data)
+        return self._other(data)
+
+    def _dataclass(self, data: dict[str, Any]) -> Any:
+        tag = str(data["D"])
+        plan = self._plans.get(tag)
+        if plan is None:
+            cls = self._class(tag)
+            plan = self._plans[tag] = cls, tuple(f.name for f in dataclasses.fields(cls) if f.init)
+        cls, names = plan
+        values = data["F"]
+        if type(values) is not list or len(names) != len(values):
+            raise StateCodecError(f"{tag} has {len(names)} fields")
+        decode = self.decode
+        return cls(**{
+            name: v if type(v) in SCALARS else decode(v)
+            for name, v in zip(names, values, strict=True)
+        })
+
+    def _other(self, data: Any) -> Any:
+        """The rarer forms (and subclasses of the JSON types, read as their base)."""
         if data is None or isinstance(data, bool | int | float | str):
             return data
         if isinstance(data, list):
@@ -112,12 +145,7 @@ class StateReader:
         if "M" in data:
             return {self.decode(k): self.decode(v) for k, v in data["M"]}
         if "D" in data and "F" in data:
-            cls = self._class(str(data["D"]))
-            fields = [f for f in dataclasses.fields(cls) if f.init]
-            if len(fields) != len(data["F"]):
-                raise StateCodecError(f"{data['D']} has {len(fields)} fields")
-            values = {f.name: self.decode(v) for f, v in zip(fields, data["F"], strict=True)}
-            return cls(**values)
+            return self._dataclass(data)
         raise StateCodecError("not state data")
 
     def _class(self, name: str) -> type[Any]:
