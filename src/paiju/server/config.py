@@ -1,11 +1,10 @@
 """The server's one typed configuration: defaults, a TOML file, ``PAIJU_*`` environment
 variables and command-line flags, each later source overriding the earlier ones.
 
-``ServerConfig`` is a pydantic model: every setting has a type and its limits, an unknown key
-or a bad value is refused with a sentence naming the key, where it came from and what it may
-be. ``load_config`` reads the layers (itself: pydantic-settings, whose sources the server
-used but one of, was the largest import of a start, 50 ms of its 0.5 s); ``describe`` lists
-the effective settings with their sources (``paiju config show``), secrets masked.
+``ServerConfig`` is a pydantic-settings model: every setting has a type and its limits, an
+unknown key or a bad value is refused with a sentence naming the key, where it came from and
+what it may be. ``load_config`` reads the layers; ``describe`` lists the effective settings
+with their sources (``paiju config show``), secrets masked.
 """
 
 from __future__ import annotations
@@ -19,15 +18,13 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 from annotated_types import Ge, Gt, Le
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    ValidationError,
-    model_validator,
+from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
 )
 
 #: The shortest admin token a configuration may set (a generated one has 32 characters).
@@ -45,12 +42,12 @@ Seconds = Annotated[float, Field(ge=0, strict=True)]
 PositiveRate = Annotated[float, Field(gt=0, strict=True)]
 
 
-class ServerConfig(BaseModel):
-    """Every setting of a running server (configs/server.toml documents each). Built
-    directly, a config takes only its keyword arguments (tests stay hermetic); ``load_config``
-    adds the file and the environment, in its documented order."""
+class ServerConfig(BaseSettings):
+    """Every setting of a running server (configs/server.toml documents each)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, extra="forbid", frozen=True, validate_default=True
+    )
 
     host: StrictStr = "127.0.0.1"
     port: Port = 8765
@@ -117,6 +114,19 @@ class ServerConfig(BaseModel):
     public_url: StrictStr = ""
     lease_ttl: PositiveRate = 5.0
     redis_retry: Seconds = 5.0
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Built directly, a config takes only its keyword arguments (tests stay hermetic);
+        ``load_config`` adds the file and the environment, in its documented order."""
+        return (init_settings,)
 
     @model_validator(mode="after")
     def _consistent(self) -> ServerConfig:
@@ -188,22 +198,29 @@ def parse_setting(text: str) -> tuple[str, Any]:
     return key.strip(), parse_value(raw)
 
 
+class _Environment(EnvSettingsSource):
+    """``PAIJU_<SETTING>`` variables, each value read like a ``--set`` value."""
+
+    def prepare_field_value(
+        self, field_name: str, field: FieldInfo, value: Any, value_is_complex: bool
+    ) -> Any:
+        return parse_value(value) if isinstance(value, str) else value
+
+
 def read_environment(environ: Mapping[str, str]) -> dict[str, Any]:
-    """The settings the environment sets: ``PAIJU_<SETTING>`` (any case), each value read
-    like a ``--set`` value. Raises ``ConfigError`` for a ``PAIJU_`` variable that names no
-    setting but looks like a misspelt one (``PAIJU_PROT``); other ``PAIJU_`` variables belong
-    to other tools (the browser tests' ``PAIJU_CHROMIUM``) and are left alone."""
+    """The settings the environment sets. Raises ``ConfigError`` for a ``PAIJU_`` variable
+    that names no setting but looks like a misspelt one (``PAIJU_PROT``); other ``PAIJU_``
+    variables belong to other tools (the browser tests' ``PAIJU_CHROMIUM``) and are left
+    alone."""
     fields = ServerConfig.model_fields
-    found: dict[str, Any] = {}
-    for name, value in environ.items():
-        if not name.upper().startswith(ENV_PREFIX) or name.upper() == CONFIG_VARIABLE:
-            continue
-        key = name[len(ENV_PREFIX):].lower()
-        if key in fields:
-            found[key] = parse_value(value)
-        elif difflib.get_close_matches(key, fields, n=1):
-            raise ConfigError(unknown_message(key, f"the environment variable {name}"))
-    return found
+    for name in environ:
+        if name.upper().startswith(ENV_PREFIX) and name.upper() != CONFIG_VARIABLE:
+            key = name[len(ENV_PREFIX):].lower()
+            if key not in fields and difflib.get_close_matches(key, fields, n=1):
+                raise ConfigError(unknown_message(key, f"the environment variable {name}"))
+    source = _Environment(ServerConfig)
+    source.env_vars = {k.lower(): v for k, v in environ.items()}
+    return {k: v for k, v in source().items() if k in fields}
 
 
 def read_file(path: str | Path) -> dict[str, Any]:
