@@ -112,6 +112,14 @@ def test_other_tools_variables_are_no_settings_and_left_alone() -> None:
     assert config.port == 9 and set(sources) == {"port"}
 
 
+def test_variable_names_are_read_in_any_case_and_values_as_toml() -> None:
+    env = {"paiju_port": "9001", "PAIJU_Timers": "{turn = 20.0}", "PAIJU_HOST": "::1",
+           "PAIJU_CONFIG": "elsewhere.toml"}
+    config, sources = load_with_sources(None, {}, env)
+    assert (config.port, config.timers, config.host) == (9001, {"turn": 20.0}, "::1")
+    assert set(sources) == {"port", "timers", "host"}
+
+
 def test_the_admin_token_is_masked_where_the_configuration_is_shown() -> None:
     token = "t" * 40
     config, sources = load_with_sources(None, {"admin_token": token}, {})
