@@ -185,11 +185,28 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def fresh_copy(db: Path, work: Path) -> Path:
+    """A copy of ``db`` (with its write-ahead log, if any) to run one measurement on."""
+    run = work / f"run-{db.name}"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{run}{suffix}").unlink(missing_ok=True)
+        if Path(f"{db}{suffix}").exists():
+            shutil.copyfile(f"{db}{suffix}", f"{run}{suffix}")
+    return run
+
+
 def measure(src: Path, db: Path, tokens: list[list[str]], work: Path, concurrency: int,
             limit: float) -> tuple[float, float, float, float]:
     """Crash the server once, start it again: seconds to accept and to the last resume, and
     the server's CPU seconds by then (the machine's other load does not count in those);
-    infinite when the port does not accept within ``limit`` seconds."""
+    infinite when the port does not accept within ``limit`` seconds.
+
+    Each measurement runs on a fresh copy of the generated database: a run changes what it
+    restores (the resuming clients close before the server is killed, and every seat whose
+    close it took in time is stored as handed to the trustee, who then plays at the next
+    start), so a reused database made each run slower than the one before, and the two codes'
+    databases drifted apart."""
+    db = fresh_copy(db, work)
     port = free_port()
     first = spawn(src, db, port, work)
     with contextlib.suppress(RuntimeError):  # killed once it serves, or 3 s into its start
