@@ -262,34 +262,39 @@ class Links:
             write_framed(connection, text_frames(frames, deflater))
         return None
 
+    async def _within(self, connection: ServerConnection, session: Session,
+                      timeout: float | None, sending: Awaitable[None]) -> bool:
+        """Await ``sending`` within ``timeout`` (``None``: no timer); ``True`` when the
+        writing is over for good: the connection closed, or the send timed out (the outbox is
+        dropped and the client closed with ``SEND_TIMEOUT``)."""
+        try:
+            if timeout is None:
+                await sending
+            else:
+                async with asyncio.timeout(timeout):
+                    await sending
+        except ConnectionClosed:
+            return True
+        except TimeoutError:
+            session.outbox.end(drop=True)
+            self.kick(connection, CLOSE_POLICY, SEND_TIMEOUT)
+            return True
+        return False
+
     async def write(self, connection: ServerConnection, session: Session) -> bool:
         """Send what ``session`` has queued until nothing is; ``True`` once the writing is
         over for good (the box ended and was sent, the connection closed, or a send timed
         out), ``False`` when the next frame queued should start a writer again."""
         outbox = session.outbox
         timeout = self.config.send_timeout or None
-        if connection.paused:  # what ``write_now`` wrote waits for the client to read it
-            try:
-                async with asyncio.timeout(timeout):
-                    await drained(connection)
-            except ConnectionClosed:
-                return True
-            except TimeoutError:
-                outbox.end(drop=True)
-                self.kick(connection, CLOSE_POLICY, SEND_TIMEOUT)
-                return True
+        # What ``write_now`` wrote while the socket is paused waits for the client to read it.
+        if connection.paused and await self._within(connection, session, timeout,
+                                                    drained(connection)):
+            return True
         while (frames := outbox.take()) is not None:
-            try:
-                if timeout is not None and may_wait(connection, frames):
-                    async with asyncio.timeout(timeout):
-                        await send_frames(connection, frames)
-                else:  # they fit the buffers: no timer (most sends; a timer costs more)
-                    await send_frames(connection, frames)
-            except ConnectionClosed:
-                return True
-            except TimeoutError:
-                outbox.end(drop=True)
-                self.kick(connection, CLOSE_POLICY, SEND_TIMEOUT)
+            # Frames that fit the buffers get no timer (most sends; a timer costs more).
+            limit = timeout if timeout is not None and may_wait(connection, frames) else None
+            if await self._within(connection, session, limit, send_frames(connection, frames)):
                 return True
         if not outbox.ended:
             return False

@@ -90,16 +90,22 @@ def test_views_equal_the_views_built_viewer_by_viewer(
     check_views(state, order)
 
 
-def test_a_hand_works_out_each_seat_s_arrangements_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Not once per state (a submission changes no hand), nor again for each view."""
-    worked: list[tuple[Kind, ...]] = []
+@pytest.fixture
+def worked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Kind, ...]]:
+    """The hands whose legal notation is worked out from now on, in order."""
+    hands: list[tuple[Kind, ...]] = []
     work_out = listing.legal_notation
 
     def counted(hand: tuple[Kind, ...]) -> list[str]:
-        worked.append(hand)
+        hands.append(hand)
         return work_out(hand)
 
     monkeypatch.setattr(listing, "legal_notation", counted)
+    return hands
+
+
+def test_a_hand_works_out_each_seat_s_arrangements_once(worked: list[tuple[Kind, ...]]) -> None:
+    """Not once per state (a submission changes no hand), nor again for each view."""
     state = deal({}, 7)
     while not ENGINE.is_terminal(state):
         views = {seat: ENGINE.view(state, seat) for seat in [None, *range(state.seat_count)]}
@@ -127,18 +133,10 @@ def test_the_listed_arrangements_are_the_ones_built_from_their_parts(seed: int) 
 
 
 def test_a_bot_s_view_lists_the_arrangements_only_when_read(
-    monkeypatch: pytest.MonkeyPatch,
+    worked: list[tuple[Kind, ...]],
 ) -> None:
     """``bot_view`` is the seat's view, but its ``legal`` is worked out when first read (the
     level-1 bot never reads it), once, into the memo the hand's views share."""
-    worked: list[tuple[Kind, ...]] = []
-    work_out = listing.legal_notation
-
-    def counted(hand: tuple[Kind, ...]) -> list[str]:
-        worked.append(hand)
-        return work_out(hand)
-
-    monkeypatch.setattr(listing, "legal_notation", counted)
     state = deal({}, 3)
     view = ENGINE.bot_view(state, 1)
     plain = plain_view(state, 1)
