@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from paiju.cli import collector_paused
 from paiju.persistence.memory import MemoryStore
 from paiju.server.app import PaijuServer
+from paiju.server.collector import collector_paused
 from paiju.server.run import run_server
 from tests.server.conftest import make_config
 

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from paiju import __version__
-from paiju.cli import collector_paused
+from paiju.server.collector import collector_paused
 
 with collector_paused():
     from paiju.cli.bots import add_bot_commands

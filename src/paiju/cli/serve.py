@@ -13,9 +13,9 @@ from typing import Any
 
 from rich.table import Table
 
-from paiju.cli import collector_paused
 from paiju.cli.common import add_command, config_from, config_with_sources, out, with_config
 from paiju.persistence.store import Store
+from paiju.server.collector import collector_paused
 from paiju.server.config import ServerConfig, describe
 
 

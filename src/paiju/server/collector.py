@@ -46,7 +46,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
@@ -211,3 +212,18 @@ class Collector:
             self._task = None
         gc.set_threshold(*self._thresholds)
         gc.unfreeze()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The garbage collector off while the block runs, as it was after. For a block that
+    makes what lives on (loading modules, reading the settings, restoring rooms, starting
+    the server): the collections it would set off walk all that was made so far for
+    nothing (60 ms of a restart's 0.6 s before its port opens)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import gc
 import ipaddress
 import os
 import secrets
@@ -19,7 +18,7 @@ from pathlib import Path
 from paiju.persistence.signing import HistoryKey
 from paiju.persistence.store import Store
 from paiju.server.app import PaijuServer
-from paiju.server.collector import Collector
+from paiju.server.collector import Collector, collector_paused
 from paiju.server.config import ServerConfig
 
 #: The lock file a server holds in each data directory it writes to.
@@ -135,15 +134,10 @@ async def run_server(
     # The garbage collector is off until the rooms are restored and the port is open: the
     # start loads the variants and builds every room, all of it kept, and the collections
     # meanwhile walked the whole growing heap for nothing (60 ms of a start's 0.55 s).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         server = PaijuServer(config, store, config.admin_token, history_key)
         base = sys.getallocatedblocks()  # holding nothing yet: what a room or connection adds
         await server.start()
-    finally:
-        if collecting:
-            gc.enable()
     # Once every room is restored: freeze what the server holds, then keep full collections
     # rare (benchmarks/load.py: the pauses of automatic ones set the latency at 500 tables),
     # due only when memory outgrows the rooms and connections held (paiju.server.collector).
