@@ -126,15 +126,10 @@ KINDS: dict[str, type[Any]] = {
     for cls in (RoomCreated, ActionRecord, HandRecord, RoomStatus, SeedRecord, DealRecord,
                 Snapshot)
 }
-#: Each kind's field names, in order (``dataclasses.fields`` walks a class's fields anew on
-#: every call: a few microseconds per record, and a table stores one or two per action).
-_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {
-    cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in KINDS.values()
-}
-
-
-#: Each kind's fields, and whether a field keeps the lists it is read with (JSON data kept
-#: as it is) rather than turning them into tuples: worked out once, not for every record read.
+#: Each kind's fields in order, and whether a field keeps the lists it is read with (JSON
+#: data kept as it is) rather than turning them into tuples: worked out once
+#: (``dataclasses.fields`` walks a class's fields anew on every call: a few microseconds per
+#: record, and a table stores one or two per action and reads every room's at a restart).
 _KEEPS_LISTS: dict[type[Any], dict[str, bool]] = {
     cls: {
         f.name: f.type in ("dict[str, Any]", "dict[str, Any] | None", "Any")
@@ -142,6 +137,7 @@ _KEEPS_LISTS: dict[type[Any], dict[str, bool]] = {
     }
     for cls in KINDS.values()
 }
+_FIELD_NAMES = {cls: tuple(fields) for cls, fields in _KEEPS_LISTS.items()}
 
 
 def record_body(record: Record) -> dict[str, Any]:
