@@ -7,12 +7,17 @@ from __future__ import annotations
 import json
 import math
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from paiju.persistence.sqlite import SqliteStore, deadlines_text
+from paiju.table.records import ActionRecord, Snapshot
+from tests.persistence.writer import Writer, created
 
 WRITE_THEN_DIE = textwrap.dedent("""
     import os, signal, sys
@@ -57,3 +62,38 @@ def test_deadlines_are_written_as_the_standard_library_reads_them() -> None:
     assert json.loads(written) == {"0": 1764052000.123456, "3": 1e9, "2": 5}
     # a time that is not finite is written so that it reads back (orjson would write null)
     assert json.loads(deadlines_text({1: math.inf})) == {"1": math.inf}
+
+
+def test_a_commit_that_fails_is_rolled_back_and_the_next_lone_write_is_stored(
+    tmp_path: Path,
+) -> None:
+    # A deferred foreign key makes COMMIT itself fail (the entries name a room that does not
+    # exist), which leaves SQLite's transaction open unless the store ends it.
+    path = tmp_path / "db.sqlite3"
+    store = SqliteStore(path)
+    writer = Writer(store, "r1")
+    writer.add(created())
+    ghost = Writer(store, "ghost")
+    items = [(r, ghost.ledger.append(r.kind, {"record": r.kind}), {})
+             for r in (ActionRecord(0, 1, 0, "go", "player", 1),
+                       Snapshot(0, (0, 0), {}, (), 1, 1, ()))]
+    store._db.execute("PRAGMA defer_foreign_keys = ON")
+    with pytest.raises(sqlite3.IntegrityError):
+        store.append_many("ghost", items)
+    assert not store._db.in_transaction
+    writer.add(ActionRecord(0, 1, 0, "go", "player", 1))  # alone: autocommit
+    other = SqliteStore(path)  # another connection sees only what was committed
+    assert [e.entry.n for e in other.entries("r1")] == [0, 1]
+    assert other.entries("ghost") == []
+    other.close()
+    store.close()
+
+
+def test_a_transaction_block_whose_commit_fails_is_rolled_back(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    store._db.execute("PRAGMA defer_foreign_keys = ON")
+    with pytest.raises(sqlite3.IntegrityError), store._transaction():
+        store._db.execute("INSERT INTO tokens VALUES ('t', 'no-such-room', 0)")
+    assert not store._db.in_transaction
+    assert store.find_token("t") is None
+    store.close()

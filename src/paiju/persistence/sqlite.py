@@ -230,10 +230,13 @@ class SqliteStore:
         try:
             for record, entry, deadlines in items:
                 self._append(room_id, record, entry, deadlines)
+            write("COMMIT")
         except BaseException:
-            write("ROLLBACK")
+            # A COMMIT that fails (a deferred constraint, an I/O error) leaves the
+            # transaction open: the next lone INSERT would run inside it, be acknowledged,
+            # and never be committed.
+            _roll_back(self._db)
             raise
-        write("COMMIT")
 
     def _append(
         self, room_id: str, record: Record, entry: Entry, deadlines: Mapping[int, float]
@@ -375,7 +378,21 @@ class _Transaction:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
-        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is not None:
+            _roll_back(self._db)
+            return
+        try:
+            self._db.execute("COMMIT")
+        except BaseException:
+            _roll_back(self._db)
+            raise
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    """End the open transaction, if any, undone. (A failed statement may already have
+    ended it: SQLite rolls back by itself on some errors, and a second ROLLBACK raises.)"""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
 
 
 def _stored(row: tuple[Any, ...]) -> StoredEntry:
