@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from dataclasses import replace
 from functools import lru_cache
 
 from paiju.core.fairness import FairRng
@@ -50,7 +49,7 @@ from paiju.engines.shengji.cards import (
     is_joker,
     sort_cards,
 )
-from paiju.engines.shengji.state import DEAL_CARDS, Bid, ShengjiState
+from paiju.engines.shengji.state import DEAL_CARDS, Bid, ShengjiState, changed
 
 _JOKER_RANK = {LITTLE_JOKER: 1, BIG_JOKER: 2}
 
@@ -157,7 +156,7 @@ def advance_deal(state: ShengjiState) -> ShengjiState:
 
 
 def _replace(state: ShengjiState, **changes: object) -> ShengjiState:
-    return replace(state, **changes)  # type: ignore[arg-type]
+    return changed(state, **changes)  # type: ignore[arg-type]
 
 
 #: Domain label of a fair redeal's key (docs/fairness.md, "Redeals").

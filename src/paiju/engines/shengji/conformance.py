@@ -9,14 +9,13 @@ seat that has not answered is asked.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import Engine
 from paiju.engines.shengji.cards import SEATS, sort_cards
-from paiju.engines.shengji.state import ShengjiState
+from paiju.engines.shengji.state import ShengjiState, changed
 from paiju.engines.variant import Conformance
 
 _PRIVATE_KEYS = ("kitty", "buried")
@@ -73,7 +72,7 @@ def redeal_unseen(state: ShengjiState, viewer: Seat | None, rng: Rng) -> Shengji
         rest = list(deck[state.dealt :])
         rng.shuffle(rest)
         deck = (*deck[: state.dealt], *rest)
-    return replace(state, hands=tuple(hands), deck=deck)
+    return changed(state, hands=tuple(hands), deck=deck)
 
 
 CONFORMANCE = Conformance[ShengjiState](

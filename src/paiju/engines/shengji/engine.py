@@ -32,7 +32,6 @@ Phases and actions:
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from paiju.core.errors import IllegalAction
@@ -73,7 +72,7 @@ from paiju.engines.shengji.schema import (
     TrumpEvent,
 )
 from paiju.engines.shengji.shapes import effective_suit
-from paiju.engines.shengji.state import Bid, ShengjiState, with_hand
+from paiju.engines.shengji.state import Bid, ShengjiState, changed, with_hand
 from paiju.engines.shengji.view import Shared, build_view, public_parts
 
 #: The action kinds each phase takes.
@@ -353,10 +352,10 @@ def _apply_bid(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiSt
     """A (checked) ``pass`` or ``bid`` in a bidding window of the deal or of a kitty theft."""
     events: list[Event] = []
     if action.kind == "pass":
-        state = replace(state, asked=(*state.asked, seat))
+        state = changed(state, asked=(*state.asked, seat))
     else:
         bid = Bid(seat, action.cards[0], len(action.cards))
-        state = replace(state, bids=(*state.bids, bid), asked=(seat,))
+        state = changed(state, bids=(*state.bids, bid), asked=(seat,))
         events.append(Event("bid", CardsEvent(seat=seat, cards=list(action.cards))))
     new = advance_deal(state) if state.phase == "deal" else close_theft(state)
     if new.redeals > state.redeals:
@@ -375,7 +374,7 @@ def _apply_bid(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiSt
 def _apply_friend(state: ShengjiState, action: Action) -> Step[ShengjiState]:
     """The (checked) friend card."""
     choice = (action.cards[0], len(action.cards))
-    state = start_play(replace(state, friend=choice))
+    state = start_play(changed(state, friend=choice))
     data = FriendEvent(landlord=state.landlord, cards=list(action.cards))
     return Step(state.bump(), (Event("friend", data),))
 
@@ -385,7 +384,7 @@ def _apply_bury(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiS
     rest = remove_cards(state.hands[seat], action.cards)
     assert rest is not None, "check_action lets only held cards through"
     buried = (*state.buried, action.cards[0])
-    state = replace(state, hands=with_hand(state.hands, seat, rest), buried=buried)
+    state = changed(state, hands=with_hand(state.hands, seat, rest), buried=buried)
     if len(buried) == len(state.kitty):
         state = after_burial(state)
     audience = frozenset({seat})

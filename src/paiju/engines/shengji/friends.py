@@ -13,8 +13,6 @@ smaller than the attackers' wins one bonus level (rbtying's default
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from paiju.engines.base import Event
 from paiju.engines.shengji.cards import (
     ALL_CARDS,
@@ -26,7 +24,7 @@ from paiju.engines.shengji.cards import (
 )
 from paiju.engines.shengji.schema import FriendJoinedEvent
 from paiju.engines.shengji.scoring import ACE
-from paiju.engines.shengji.state import ShengjiState
+from paiju.engines.shengji.state import ShengjiState, changed
 
 
 def friend_choices(state: ShengjiState) -> list[tuple[str, int]]:
@@ -76,13 +74,13 @@ def reveal(
     card, nth = state.friend
     seen = state.friend_seen + cards.count(card)
     if seen < nth:
-        return replace(state, friend_seen=seen)
+        return changed(state, friend_seen=seen)
     before = state.is_attacker(seat)
-    state = replace(state, friend_seen=seen, friend_seat=seat)
+    state = changed(state, friend_seen=seen, friend_seat=seat)
     if before:
         taken = sum(t.points for t in state.tricks if t.winner == seat)
-        state = replace(state, attacker_points=state.attacker_points - taken)
-    state = replace(state, penalty=signed_penalty(state))
+        state = changed(state, attacker_points=state.attacker_points - taken)
+    state = changed(state, penalty=signed_penalty(state))
     events.append(Event("friend_joined", FriendJoinedEvent(seat=seat, card=card, nth=nth)))
     return state
 

@@ -8,7 +8,7 @@ another hand can beat is turned into its forced component here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from paiju.core.errors import IllegalAction
 from paiju.engines.base import Event
@@ -30,7 +30,7 @@ from paiju.engines.shengji.schema import (
 )
 from paiju.engines.shengji.scoring import advance, kitty_bonus, outcome
 from paiju.engines.shengji.shapes import effective_suit, parse_units
-from paiju.engines.shengji.state import Play, ShengjiState, ThrowFailure, Trick, with_hand
+from paiju.engines.shengji.state import Play, ShengjiState, ThrowFailure, Trick, changed, with_hand
 from paiju.engines.shengji.throw import check_throw
 from paiju.engines.shengji.trick import trick_winner
 
@@ -79,8 +79,8 @@ def _lead(
     )
     if state.opts["reveal_throw_blocker"]:
         data["blocker"] = blocker
-    state = replace(state, failures=(*state.failures, failure))
-    state = replace(state, penalty=signed_penalty(state))
+    state = changed(state, failures=(*state.failures, failure))
+    state = changed(state, penalty=signed_penalty(state))
     return _put(state, seat, forced, (result.forced,), [Event("throw_failed", data)])
 
 
@@ -101,7 +101,7 @@ def _put(
     assert rest is not None
     trick = (*state.trick, Play(seat, sort_cards(cards)))
     events.append(Event("play", CardsEvent(seat=seat, cards=list(sort_cards(cards)))))
-    state = replace(
+    state = changed(
         state,
         hands=with_hand(state.hands, seat, rest),
         trick=trick,
@@ -129,7 +129,7 @@ def _finish_trick(state: ShengjiState, events: list[Event]) -> ShengjiState:
     trick = Trick(state.trick, winner, won, largest)
     gained = won if state.is_attacker(winner) else 0
     events.append(Event("trick_won", TrickWonEvent(seat=winner, points=won)))
-    state = replace(
+    state = changed(
         state,
         tricks=(*state.tricks, trick),
         trick=(),
@@ -142,7 +142,7 @@ def _finish_trick(state: ShengjiState, events: list[Event]) -> ShengjiState:
     bonus = 0
     if state.is_attacker(winner):
         bonus = kitty_bonus(state.buried, largest, state.opts["kitty_multiplier"])
-    return _finish_hand(replace(state, kitty_bonus=bonus), events)
+    return _finish_hand(changed(state, kitty_bonus=bonus), events)
 
 
 def final_points(state: ShengjiState) -> int:
@@ -206,7 +206,7 @@ def _finish_hand(state: ShengjiState, events: list[Event]) -> ShengjiState:
         )
     )
     team = landlord % 2 if res.declarers_won else 1 - landlord % 2
-    return replace(
+    return changed(
         state,
         phase="over",
         new_levels=tuple(levels),

@@ -13,15 +13,19 @@ landlord plus whoever plays the ``friend`` card (``(card, n)``: the n-th copy pl
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paiju.engines.shengji.cards import HAND_SIZE, SEATS
 from paiju.engines.shengji.options import context
 from paiju.engines.shengji.order import TrumpContext
 from paiju.engines.shengji.shapes import Unit
+
+__all__ = [  # ``changed`` is imported from dataclasses while type checking: named here
+    "DEAL_CARDS", "Bid", "Play", "ShengjiState", "ThrowFailure", "Trick", "changed", "with_hand",
+]
 
 DEAL_CARDS = HAND_SIZE * SEATS
 
@@ -158,7 +162,7 @@ class ShengjiState:
 
     def bump(self, **changes: Any) -> ShengjiState:
         """A copy with ``changes`` and the version increased."""
-        return replace(self, version=self.version + 1, **changes)
+        return changed(self, version=self.version + 1, **changes)
 
     def turn(self) -> int | None:
         """The seat to play in the play phase."""
@@ -168,6 +172,28 @@ class ShengjiState:
 
 
 _FIELD_NAMES = tuple(ShengjiState.__dataclass_fields__)
+_FIELD_SET = frozenset(_FIELD_NAMES)
+
+if TYPE_CHECKING:
+    # The type checker reads ``changed`` as ``dataclasses.replace``, whose calls it checks
+    # field by field.
+    from dataclasses import replace as changed
+else:
+
+    def changed(state: ShengjiState, /, **changes: Any) -> ShengjiState:
+        """A copy of ``state`` with ``changes``: what ``dataclasses.replace`` makes, without
+        its walk of every field's metadata and the generated ``__init__`` (some 6 against
+        30 µs for these 33 fields; the rules copy the state two or three times an action).
+        Only the fields are copied: the cached values belong to the old state."""
+        unknown = changes.keys() - _FIELD_SET
+        if unknown:
+            raise TypeError(f"ShengjiState has no field {sorted(unknown)[0]!r}")
+        held = state.__dict__
+        fields = {name: held[name] for name in _FIELD_NAMES}
+        fields.update(changes)
+        copy = object.__new__(ShengjiState)
+        object.__setattr__(copy, "__dict__", fields)  # frozen: as the generated __init__ does
+        return copy
 
 
 def with_hand(
