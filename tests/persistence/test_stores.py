@@ -62,6 +62,24 @@ def test_rooms_are_listed_oldest_first(store: Store) -> None:
     assert [r.room_id for r in store.list_rooms()] == ["c", "b", "a"]
 
 
+def test_the_open_rooms_are_those_neither_finished_nor_closed_oldest_first(
+    store: Store,
+) -> None:
+    writers = {}
+    for room_id, at, phase in [("b", 2.0, "playing"), ("a", 3.0, "waiting"),
+                               ("c", 1.0, "hand_over"), ("d", 0.5, "finished"),
+                               ("e", 4.0, "closed"), ("f", 5.0, None)]:
+        writer = writers[room_id] = Writer(store, room_id)
+        writer.add(created(room_id, at))
+        if phase is not None:
+            writer.add(RoomStatus(phase, (0, 0), (), 1))
+    assert store.open_rooms() == ["c", "b", "a", "f"]
+    assert store.open_rooms() == [r.room_id for r in store.list_rooms()
+                                  if r.phase not in ("finished", "closed")]
+    writers["b"].add(RoomStatus("finished", (0, 0), (), 2))
+    assert store.open_rooms() == ["c", "a", "f"]
+
+
 def test_tokens_are_found_and_revoked_per_seat_or_room(store: Store) -> None:
     Writer(store, "r1").add(created())
     store.save_token("h0", "r1", 0)

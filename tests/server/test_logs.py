@@ -89,3 +89,43 @@ async def test_warning_level_leaves_info_out_and_console_format_is_text(
     err = capfd.readouterr().err
     assert "not shown" not in err
     assert "shown" in err and "room=r1" in err and not err.lstrip().startswith("{")
+
+
+@pytest.mark.parametrize("fmt", ["json", "console"])
+def test_an_exception_is_written_as_the_standard_librarys_traceback_text(
+    fmt: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # What lets the server start without rich (``paiju.server``): no renderer formats an
+    # exception itself, rich or not.
+    configure_logging("info", fmt)  # type: ignore[arg-type]
+    try:
+        raise ZeroDivisionError("nothing left")
+    except ZeroDivisionError:
+        structlog.get_logger("t").exception("failed")
+        logging.getLogger("websockets.server").error("library", exc_info=True)
+    err = capfd.readouterr().err
+    assert err.count("Traceback (most recent call last):") == 2
+    assert err.count("ZeroDivisionError: nothing left") == 2
+    assert "─" not in err and "│" not in err  # no rich panel
+
+
+def test_the_server_and_its_command_line_load_without_rich() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import paiju.cli.__main__ as cli\n"
+        "from paiju.persistence.sqlite import SqliteStore\n"
+        "from paiju.server.run import run_server\n"
+        "from paiju.server.logs import configure_logging\n"
+        "cli.build_parser().parse_args(['serve', '--memory'])\n"
+        "configure_logging('info', 'console')\n"
+        "assert 'structlog' in sys.modules\n"
+        "print(sorted(m for m in sys.modules if m == 'rich' or m.startswith('rich.')))\n"
+        "from paiju.cli.common import out\n"
+        "out().print('still there')\n"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert found.stdout.splitlines() == ["[]", "still there"]

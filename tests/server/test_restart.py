@@ -193,3 +193,38 @@ async def test_presets_are_checked_against_their_variants_when_first_needed(
     assert [e["preset"] for e in logs if e["event"] == "preset_skipped"] == ["odd"]
     with pytest.raises(ValueError, match="is not a folder"):  # unreadable: refused at once
         RoomManager(make_config(rooms_dir=str(tmp_path / "missing")), MemoryStore())
+
+
+async def test_a_start_restores_the_open_rooms_without_reading_the_others(tmp_path: Path) -> None:
+    db = tmp_path / "paiju.sqlite3"
+    first = PaijuServer(make_config(), SqliteStore(db), "admin-token-1")
+    await first.start()
+    waiting = first.rooms.create("race", bots=1, bot_level=0)
+    finished = first.rooms.create("race", bots=1, bot_level=0)
+    closed = first.rooms.create("race", bots=1, bot_level=0)
+    await first.rooms.close(closed.room_id, "done")
+    await first.stop()
+    store = SqliteStore(db)
+    store._db.execute("UPDATE rooms SET phase = 'finished' WHERE room_id = ?",
+                      (finished.room_id,))
+    # Were the finished or the closed room read, their records would not verify.
+    store._db.execute("DELETE FROM entries WHERE room_id IN (?, ?)",
+                      (finished.room_id, closed.room_id))
+    read: list[str] = []
+    restore_entries = store.restore_entries
+
+    def counted(room_id: str) -> Any:
+        read.append(room_id)
+        return restore_entries(room_id)
+
+    store.restore_entries = counted  # type: ignore[method-assign]
+    # Nor are their summaries read and parsed, to be skipped (every room ever stored).
+    store.list_rooms = lambda: pytest.fail("every room was listed")  # type: ignore[method-assign]
+    second = PaijuServer(make_config(), store, "admin-token-2")
+    try:
+        assert second.rooms.restore_all() == 1
+        assert read == [waiting.room_id] and list(second.rooms.rooms) == [waiting.room_id]
+        assert second.rooms.damaged == {}
+    finally:
+        await second.rooms.shutdown()
+        store.close()

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.table.ledger import Entry, Ledger, canonical
+from paiju.table.ledger import Entry, Ledger, _long_number, canonical
 from paiju.table.phases import PLAYING
 
 
@@ -101,3 +101,25 @@ def test_an_entry_reads_back_what_the_standard_library_reads(data: dict[str, Any
 def test_what_orjson_refuses_to_read_is_read_as_the_standard_library_reads_it(body: str) -> None:
     entry = Entry(1, "room", body, "prev", "hash")
     assert entry.data() == json.loads(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "long"),
+    [
+        ('{"n": 123456789012345678}', False),  # 18 digits: orjson reads it exactly
+        ('{"n": 1234567890123456789}', True),  # 19: may be beyond 64 bits
+        ('{"n": -18446744073709551616}', True),
+        ('{"a": 123456789, "b": 1234567890}', False),  # runs are counted apart
+        ('{"f": 0.0000000000000000001}', True),  # any run counts, zeros too
+        ('{"s": "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨٩٠"}', False),  # not JSON number digits
+        ('{"s": "\ud800 1234567890123456789"}', True),  # a lone surrogate is no obstacle
+    ],
+)
+def test_a_long_run_of_digits_is_found_wherever_it_is(body: str, long: bool) -> None:
+    assert _long_number(body) is long
+
+
+def test_an_integer_beyond_64_bits_reads_back_exactly() -> None:
+    body = '{"a": 18446744073709551616, "b": [-9223372036854775809], "c": 1}'
+    assert Entry(1, "room", body, "prev", "hash").data() == {
+        "a": 18446744073709551616, "b": [-9223372036854775809], "c": 1}

@@ -10,7 +10,7 @@ import pytest
 from paiju.core.rng import SeededRng
 from paiju.engines.registry import get_engine, get_variant
 from paiju.table.match import Match
-from paiju.table.states import StateCodecError, StateReader, encode_state
+from paiju.table.states import StateCodecError, StateReader, encode_state, reader_for
 
 
 @pytest.mark.parametrize("variant", ["mcr", "shengji", "diu", "dragon"])
@@ -54,3 +54,20 @@ def test_other_values_are_refused_when_written() -> None:
     assert encode_state({"a": [1, (2, frozenset({3}))]}) == {
         "M": [["a", {"L": [1, [2, {"S": [3]}]]}]]
     }
+
+
+def test_rooms_of_one_variant_share_a_reader_that_still_refuses_what_it_refused() -> None:
+    dragon, mcr = get_engine("dragon"), get_engine("mcr")
+    reader = reader_for(dragon)
+    assert reader_for(get_engine("dragon")) is reader
+    assert reader_for(mcr) is not reader and reader_for(mcr).package == "paiju.engines.mcr."
+    # A class read once for dragon does not open the door to another variant's classes.
+    match = Match(mcr, mcr.normalize_options({}), "codec")
+    mcr_state = json.loads(json.dumps(encode_state(match.deal())))
+    assert reader_for(mcr).decode(mcr_state) == StateReader(mcr).decode(mcr_state)
+    with pytest.raises(StateCodecError):
+        reader.decode(mcr_state)
+    with pytest.raises(StateCodecError):  # and a refusal is not remembered as a class
+        reader.decode({"D": "subprocess:Popen", "F": []})
+    with pytest.raises(StateCodecError):
+        reader.decode({"D": "subprocess:Popen", "F": []})

@@ -8,8 +8,6 @@ import json
 import time
 from typing import Any
 
-from rich.table import Table
-
 from paiju.cli.common import add_command, config_from, out, with_config
 
 
@@ -52,6 +50,8 @@ def status(client: Any) -> dict[str, Any]:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
     found = status(_client(args))
     if args.json:
         print(json.dumps(found, indent=2))

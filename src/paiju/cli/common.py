@@ -7,9 +7,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from paiju.server.config import (
     CONFIG_VARIABLE,
@@ -18,6 +16,9 @@ from paiju.server.config import (
     load_with_sources,
     parse_setting,
 )
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 #: The config file read when neither ``--config`` nor ``PAIJU_CONFIG`` names one (if it exists).
 DEFAULT_CONFIG = "configs/server.toml"
@@ -81,11 +82,15 @@ def add_command(
 
 def out() -> Console:
     """The console for results (stdout); plain when it is not a terminal."""
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
 
 
 def err() -> Console:
     """The console for progress and notes (stderr)."""
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False)
 
 

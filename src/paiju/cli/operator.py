@@ -11,12 +11,13 @@ import ssl
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
-
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from paiju.cli.common import add_command, config_from, out, with_config
 from paiju.server.config import ServerConfig, parse_setting
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 #: Refusals that mean a bad value was given (exit 2, as for a bad flag); others exit 1.
 BAD_VALUE_CODES = frozenset({
@@ -190,6 +191,8 @@ def _print_room_result(args: argparse.Namespace, result: Any) -> None:
 
 
 def rooms_table(rows: list[dict[str, Any]]) -> Table | str:
+    from rich.table import Table
+
     if not rows:
         return "no rooms"
     table = Table("room", "variant", "phase", "where", "totals", "seats")
@@ -201,6 +204,8 @@ def rooms_table(rows: list[dict[str, Any]]) -> Table | str:
 
 
 def room_view(summary: dict[str, Any]) -> Table:
+    from rich.table import Table
+
     where = "stored" if not summary.get("live") else (
         "live, paused" if summary.get("paused") else "live")
     table = Table("seat", "kind", "name", "ready", "connected", "total",
@@ -263,6 +268,8 @@ def describe(message: dict[str, Any]) -> str:
 
 
 def cmd_connections(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
     rows = run(args, {"command": "connections", "room": args.room})
     if args.json:
         print(json.dumps(rows, ensure_ascii=False))

@@ -11,8 +11,6 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from rich.table import Table
-
 from paiju.cli.common import add_command, config_from, config_with_sources, out, with_config
 from paiju.persistence.store import Store
 from paiju.server.collector import collector_paused
@@ -72,6 +70,8 @@ def cmd_config_show(args: argparse.Namespace) -> int:
         print(json.dumps({key: {"value": value, "source": source} for key, value, source in rows},
                          ensure_ascii=False, indent=2))
         return 0
+    from rich.table import Table
+
     table = Table("setting", "value", "from", title="paiju configuration", title_justify="left")
     for key, value, source in rows:
         table.add_row(key, json.dumps(value, ensure_ascii=False), source)

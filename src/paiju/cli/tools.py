@@ -10,17 +10,19 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, TextIO
-
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from typing import TYPE_CHECKING, Any, TextIO
 
 from paiju.cli.common import add_command, err, out, stored_records, with_config
 from paiju.server.config import parse_setting
 
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
 
 def progress_bar(quiet: bool = False) -> Progress:
     """A progress bar on stderr (shown only at a terminal, and not with ``quiet``)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
         TimeElapsedColumn(), console=err(), disable=quiet, transient=False,
@@ -82,6 +84,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _replay_one(store: Any, room_id: str, database: str) -> int:
+    from rich.table import Table
+
     from paiju.engines.registry import get_engine
     from paiju.persistence.replay import replay_hands, room_log
 
@@ -112,6 +116,8 @@ def _replay_one(store: Any, room_id: str, database: str) -> int:
 
 def _replay_all(store: Any, quiet: bool) -> int:
     """Replay every stored room (a check after an upgrade): one row per room that fails."""
+    from rich.table import Table
+
     from paiju.engines.registry import get_engine
     from paiju.persistence.replay import replay_hands, room_log
 

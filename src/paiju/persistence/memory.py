@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from paiju.persistence.store import Appended, RoomRecord, StoredEntry
 from paiju.table.ledger import Entry
+from paiju.table.phases import CLOSED, FINISHED
 from paiju.table.records import (
     ActionRecord,
     HandRecord,
@@ -53,6 +54,11 @@ class MemoryStore:
 
     def list_rooms(self) -> list[RoomRecord]:
         return [copy.deepcopy(r) for r in sorted(self._rooms.values(), key=lambda r: r.created_at)]
+
+    def open_rooms(self) -> list[str]:
+        over = (FINISHED, CLOSED)
+        return [r.room_id for r in sorted(self._rooms.values(), key=lambda r: r.created_at)
+                if r.phase not in over]
 
     def entries(self, room_id: str, start: int = 0) -> list[StoredEntry]:
         return [e for e in self._entries.get(room_id, []) if e.entry.n >= start]

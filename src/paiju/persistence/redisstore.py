@@ -39,6 +39,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from paiju.persistence.store import Appended, Fenced, RoomRecord, StoredEntry, Unreachable
 from paiju.table.ledger import Entry
+from paiju.table.phases import CLOSED, FINISHED
 from paiju.table.records import (
     ActionRecord,
     HandRecord,
@@ -247,6 +248,10 @@ class RedisStore:
 
         return [_room(created, status) for created, status in self.call(read)
                 if created is not None]
+
+    def open_rooms(self) -> list[str]:
+        # (A cluster node restores nothing at its start: this is for the protocol's sake.)
+        return [r.room_id for r in self.list_rooms() if r.phase not in (FINISHED, CLOSED)]
 
     async def get_room_async(self, room_id: str) -> RoomRecord | None:
         fields = await self.acall(

@@ -47,6 +47,7 @@ import orjson
 from paiju.core.fairness import SEEDED_V0
 from paiju.persistence.store import Appended, RoomRecord, StoredEntry, legacy_digest
 from paiju.table.ledger import Entry, Ledger
+from paiju.table.phases import CLOSED, FINISHED
 from paiju.table.records import (
     ActionRecord,
     DealRecord,
@@ -293,6 +294,13 @@ class SqliteStore:
         ).fetchall()
         return [_room(row) for row in rows]
 
+    def open_rooms(self) -> list[str]:
+        rows = self._db.execute(
+            "SELECT room_id FROM rooms WHERE phase NOT IN (?, ?) ORDER BY created_at, room_id",
+            (FINISHED, CLOSED),
+        ).fetchall()
+        return [str(row[0]) for row in rows]
+
     def entries(self, room_id: str, start: int = 0) -> list[StoredEntry]:
         rows = self._db.execute(
             "SELECT n, kind, body, prev, hash, deadlines FROM entries "
@@ -399,6 +407,8 @@ def _stored(row: tuple[Any, ...]) -> StoredEntry:
     n, kind, body, prev, hash_, deadlines = row
     return StoredEntry(
         Entry(n, kind, body, prev, hash_),
+        # Most entries have no deadline: "{}" is not handed to the JSON reader.
+        {} if deadlines == "{}" else
         {int(seat): float(at) for seat, at in json.loads(deadlines).items()},
     )
 

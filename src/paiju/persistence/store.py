@@ -151,6 +151,11 @@ class Store(Protocol):
         """Every room, oldest first."""
         ...
 
+    def open_rooms(self) -> list[str]:
+        """The ids of the rooms neither finished nor closed, oldest first: what a start
+        restores (not every room ever stored, read and parsed to be skipped)."""
+        ...
+
     def entries(self, room_id: str, start: int = 0) -> list[StoredEntry]:
         """The room's entries numbered ``start`` and above, in order."""
         ...

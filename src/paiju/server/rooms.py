@@ -373,19 +373,19 @@ class RoomManager:
 
     def _restore_each(self) -> int:
         restored = 0
-        for record in self.store.list_rooms():
-            if record.phase in (FINISHED, CLOSED) or record.room_id in self.rooms:
+        for room_id in self.store.open_rooms():
+            if room_id in self.rooms:
                 continue
             try:
-                self.restore(record.room_id)
+                self.restore(room_id)
             except Damaged as exc:
-                self.damaged[record.room_id] = f"record {exc.n}: {exc.reason}"
-                log.error("room_damaged", room=record.room_id, record=exc.n, reason=exc.reason)
+                self.damaged[room_id] = f"record {exc.n}: {exc.reason}"
+                log.error("room_damaged", room=room_id, record=exc.n, reason=exc.reason)
                 continue
             except Exception:
                 # Stored data that no longer fits (a removed variant or bot level) must not
                 # stop the server; the room stays on disk for `paiju replay`.
-                log.exception("room_restore_failed", room=record.room_id)
+                log.exception("room_restore_failed", room=room_id)
                 continue
             restored += 1
         return restored

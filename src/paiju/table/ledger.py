@@ -86,8 +86,20 @@ def link(prev: str, n: int, kind: str, body: str) -> str:
     return hashlib.sha256(material).hexdigest()
 
 
+#: Every ASCII digit as "0", so that a run of digits is a run of zeros: a body's digits are
+#: found by ``bytes.translate`` and ``bytes.find`` at C speed (the regular expression
+#: ``\d{19}`` tried each digit as the start of a run: 27 us a record, twice orjson's reading
+#: of it, 2.4 us this way; 10% of a restart's restore of 1,000 rooms).
+_DIGITS_AS_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
 #: Digits enough for an integer beyond 64 bits, which orjson would read as a float.
-_LONG_NUMBER = re.compile(r"\d{19}")
+_LONG_NUMBER = b"0" * 19
+
+
+def _long_number(body: str) -> bool:
+    """Whether ``body`` holds a run of 19 ASCII digits (JSON writes numbers in ASCII digits
+    only; a lone surrogate, which orjson refuses anyway, is encoded as it is)."""
+    return body.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO).find(
+        _LONG_NUMBER) >= 0
 
 
 @dataclass(frozen=True)
@@ -106,7 +118,7 @@ class Entry:
         would read it otherwise: an integer beyond 64 bits (orjson makes it a float; any
         run of 19 digits goes the slow way) and what orjson refuses (a lone surrogate)."""
         body = self.body
-        if _LONG_NUMBER.search(body) is None:
+        if not _long_number(body):
             try:
                 fast: dict[str, Any] = orjson.loads(body)
                 return fast

@@ -34,7 +34,7 @@ from paiju.table.records import (
     Snapshot,
 )
 from paiju.table.seats import SeatSlot
-from paiju.table.states import StateCodecError, StateReader
+from paiju.table.states import StateCodecError, reader_for
 
 if TYPE_CHECKING:
     from paiju.table.table import Table
@@ -51,7 +51,7 @@ class Rebuild:
         self.table = table
         self.check = check
         self.last: Record | None = None
-        self.reader = StateReader(table.engine)
+        self.reader = reader_for(table.engine)
         self.answered: set[Seat] = set()  # who had answered, per a state snapshot
 
     def apply(self, record: Record) -> None:

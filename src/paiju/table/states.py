@@ -166,3 +166,17 @@ class StateReader:
             raise StateCodecError(f"{name} is not a dataclass")
         self._classes[name] = value
         return value
+
+
+_READERS: dict[type[Any], StateReader] = {}
+
+
+def reader_for(engine: Any) -> StateReader:
+    """The one reader of ``engine``'s kind: what a reader keeps is the classes its tags name
+    and their fields, the same for every room of the variant, so a restart works them out
+    once rather than once per room (3 of a room's 4 dataclass reads looked a class up)."""
+    kind = type(engine)
+    reader = _READERS.get(kind)
+    if reader is None:
+        reader = _READERS[kind] = StateReader(engine)
+    return reader

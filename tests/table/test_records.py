@@ -1,0 +1,44 @@
+"""Records read back from their stored JSON as the records that were stored."""
+
+from __future__ import annotations
+
+import json
+
+from paiju.table.ledger import Ledger
+from paiju.table.records import DealRecord, RoomStatus, Snapshot, parse_record, record_body
+
+
+def read_back(record: object) -> object:
+    entry = Ledger().append(record.kind, record_body(record))  # type: ignore[attr-defined]
+    return parse_record(entry.kind, json.loads(entry.body))
+
+
+def test_a_snapshot_reads_back_with_its_nested_tuples_and_its_json_kept_as_it_was() -> None:
+    snap = Snapshot(
+        hand=2, totals=(3, -3), carry={"kept": [1, [2, 3]]}, hand_scores=((1, -1), (2, -2)),
+        seq=7, version=9, seats=({"kind": "human", "name": "a"}, {"kind": "bot", "name": "b"}),
+        client_seeds={"0": "ab"}, genesis="g", phase="playing",
+        state={"D": "x", "F": [[1, 2], {"L": [3]}]}, answered=(1,), dealt=(("s", "server"),),
+    )
+    again = read_back(snap)
+    assert again == snap
+    assert isinstance(again, Snapshot)
+    assert type(again.hand_scores[0]) is tuple and type(again.dealt[0]) is tuple
+    # JSON fields keep their lists: the state reader and the carry read lists.
+    assert again.carry == {"kept": [1, [2, 3]]} and type(again.carry["kept"][1]) is list
+    assert type(again.state["F"][0]) is list
+
+
+def test_lists_become_tuples_at_every_depth_but_dicts_in_them_are_left_alone() -> None:
+    deal = DealRecord(hand=1, commitment=None, seeds=(("a", "client"), ("b", "server")))
+    assert read_back(deal) == deal
+    status = RoomStatus(phase="playing", totals=(0, 0), seats=({"kind": "empty", "x": [1]},))
+    again = read_back(status)
+    assert again == status
+    assert isinstance(again, RoomStatus) and type(again.seats[0]["x"]) is list
+
+
+def test_empty_lists_read_back_as_empty_tuples() -> None:
+    status = RoomStatus(phase="waiting", totals=(), seats=())
+    again = read_back(status)
+    assert again == status and isinstance(again, RoomStatus) and again.totals == ()
