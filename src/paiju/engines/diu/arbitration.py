@@ -30,8 +30,9 @@ identical results because no seat sees another's call.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from paiju.core.frozen import changed
 from paiju.core.seats import Seat
 from paiju.engines.diu.combos import CALLS, LEVELS
 
@@ -192,14 +193,14 @@ def answer(poll: Poll, seat: Seat, response: str) -> Poll:
     allowed = ("pass", "diu") if poll.stage == "reask" else ("pass", *CALLS)
     if response not in allowed:
         raise ValueError(f"{response!r} is not an answer to a {poll.stage} question")
-    poll = replace(poll, answers=(*poll.answers, (seat, response)))
+    poll = changed(poll, answers=(*poll.answers, (seat, response)))
     if poll.stage == "reask":
         return _reask_progress(poll)
-    return _call_progress(replace(poll, said=(*poll.said, (seat, response))))
+    return _call_progress(changed(poll, said=(*poll.said, (seat, response))))
 
 
 def _finish(poll: Poll, winner: Seat | None, claim: str | None) -> Poll:
-    return replace(
+    return changed(
         poll,
         stage="done",
         asked=(),
@@ -222,13 +223,13 @@ def _call_progress(poll: Poll) -> Poll:
         got = dict(poll.answers)
         kept = dict(accepted)
         firsts = tuple((s, kept.get(s, "pass")) for s in poll.asked if s in got)
-        poll = replace(poll, first_calls=firsts)
-    poll = replace(poll, claims=claims, answers=(), asked=())
+        poll = changed(poll, first_calls=firsts)
+    poll = changed(poll, claims=claims, answers=(), asked=())
     if not claims:
         return _finish(poll, None, None)
     if first_stage and poll.source == "draw":
         return _start_reask(poll)
-    return replace(poll, stage="take")
+    return changed(poll, stage="take")
 
 
 def _start_reask(poll: Poll) -> Poll:
@@ -237,8 +238,8 @@ def _start_reask(poll: Poll) -> Poll:
     before = poll.order[: poll.order.index(top)]
     asked = tuple(s for s in before if firsts.get(s, "pass") not in _BOUND_OUT_OF_REASK)
     if not asked:
-        return replace(poll, stage="take")
-    return replace(poll, stage="reask", asked=asked, answers=())
+        return changed(poll, stage="take")
+    return changed(poll, stage="reask", asked=asked, answers=())
 
 
 def _reask_progress(poll: Poll) -> Poll:
@@ -248,7 +249,7 @@ def _reask_progress(poll: Poll) -> Poll:
             return poll
         if got[seat] == "diu":
             return _finish(poll, seat, "diu")
-    return replace(poll, stage="take", asked=(), answers=())
+    return changed(poll, stage="take", asked=(), answers=())
 
 
 def _take(poll: Poll, seat: Seat, response: str) -> Poll:
@@ -257,12 +258,12 @@ def _take(poll: Poll, seat: Seat, response: str) -> Poll:
     claim = poll.claims[-1][1]
     if response == "take":
         return _finish(poll, seat, claim)
-    poll = replace(poll, claims=poll.claims[:-1], forfeited=(*poll.forfeited, seat))
+    poll = changed(poll, claims=poll.claims[:-1], forfeited=(*poll.forfeited, seat))
     if poll.rules.forfeit_fallback == "reopen_after_forfeiter":
         after = poll.order[poll.order.index(seat) + 1 :]
         asked = tuple(s for s in after if s not in poll.forfeited)
         if asked:
-            return replace(poll, stage="reopen", asked=asked, answers=())
+            return changed(poll, stage="reopen", asked=asked, answers=())
     if not poll.claims:
         return _finish(poll, None, None)
-    return replace(poll, stage="take")
+    return changed(poll, stage="take")

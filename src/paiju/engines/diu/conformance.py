@@ -11,9 +11,9 @@ undrawn stock card in plain.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
+from paiju.core.frozen import changed
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.diu import arbitration as arb
@@ -128,7 +128,7 @@ def redeal_unseen(state: DiuState, viewer: Seat | None, rng: Rng) -> DiuState | 
         size = len(state.hands[seat])
         hands[seat], pool = sort_cards(pool[:size]), pool[size:]
     new_stock = state.stock if sealed else (*state.stock[: state.drawn], *pool)
-    return replace(state, hands=tuple(hands), stock=new_stock)
+    return changed(state, hands=tuple(hands), stock=new_stock)
 
 
 CONFORMANCE = Conformance[DiuState](

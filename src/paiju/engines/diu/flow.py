@@ -16,10 +16,10 @@ one (so a seat learns the standing call's level, like the seed's ``call_in_deskt
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from paiju.core.errors import NotYourTurn
+from paiju.core.frozen import changed
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import Event
@@ -192,18 +192,18 @@ def illegal_code(state: DiuState, seat: Seat) -> str:
 def apply_action(state: DiuState, seat: Seat, action: Action) -> tuple[DiuState, list[Event]]:
     """Apply a legal action (the engine's ``check_action`` has checked it)."""
     q = question(state, seat)
-    state = replace(state, version=state.version + 1)
+    state = changed(state, version=state.version + 1)
     events: list[Event] = []
     if q == "discard":
         return _discard(state, seat, action.cards[0], events)
     if action.kind == "call" and action.call == "diu":
-        return replace(state, picking=(*state.picking, seat)), events
+        return changed(state, picking=(*state.picking, seat)), events
     if action.kind == "call":
         return _answer(state, seat, action.call, None, events)
     if q == "diu_pick":
-        state = replace(state, picking=tuple(s for s in state.picking if s != seat))
+        state = changed(state, picking=tuple(s for s in state.picking if s != seat))
         if action.kind == "diu":
-            state = replace(state, diu_cards=(*state.diu_cards, (seat, action.cards)))
+            state = changed(state, diu_cards=(*state.diu_cards, (seat, action.cards)))
             return _answer(state, seat, "diu", None, events)
         return _answer(state, seat, "pass", None, events)
     if q == "take" and action.kind == "take":
@@ -215,7 +215,7 @@ def _answer(
     state: DiuState, seat: Seat, response: str, take: Action | None, events: list[Event]
 ) -> tuple[DiuState, list[Event]]:
     assert state.poll is not None
-    state = replace(state, poll=arb.answer(state.poll, seat, response))
+    state = changed(state, poll=arb.answer(state.poll, seat, response))
     return _settle(state, take, events)
 
 
@@ -233,12 +233,12 @@ def _settle(
             # A10: the last stock card's poll ended without 丢; the card is not taken.
             card = poll_card(state)
             events.append(Event("dead", CardSourceEvent(card=card, source="draw", by=poll.by)))
-            return _exhausted(replace(state, dead=(*state.dead, card)), events)
+            return _exhausted(changed(state, dead=(*state.dead, card)), events)
         skip = state.config.skip_silent_seats
         silent = [s for s in arb.awaiting(poll) if skip and legal(state, s) == {PASS}]
         if not silent:
             return state, events
-        state = replace(state, poll=arb.answer(poll, silent[0], "pass"))
+        state = changed(state, poll=arb.answer(poll, silent[0], "pass"))
 
 
 def _resolve(
@@ -251,7 +251,7 @@ def _resolve(
     if poll.winner is not None and poll.claim is not None and take is not None:
         return _execute_take(state, poll.winner, poll.claim, take, events)
     events.append(Event("dead", CardSourceEvent(card=card, source=poll.source, by=poll.by)))
-    state = replace(state, dead=(*state.dead, card), last=(("dead", card),))
+    state = changed(state, dead=(*state.dead, card), last=(("dead", card),))
     return _next_draw(state, poll.by, events)
 
 
@@ -263,7 +263,7 @@ def _discard(
     state = _set_hand(state, seat, tuple(hand))
     events.append(Event("discard", SeatCardEvent(seat=seat, card=card)))
     poll = arb.start_poll(state.config.poll, "discard", seat, state.active)
-    state = replace(state, phase="poll", actor=None, card=card, poll=poll, picking=())
+    state = changed(state, phase="poll", actor=None, card=card, poll=poll, picking=())
     return _settle(state, None, events)
 
 
@@ -276,7 +276,7 @@ def _next_draw(state: DiuState, after: Seat, events: list[Event]) -> tuple[DiuSt
     card = state.stock[state.drawn]
     events.append(Event("draw", DrawEvent(seat=seat, card=card, index=state.drawn)))
     poll = arb.start_poll(state.config.poll, "draw", seat, act)
-    state = replace(
+    state = changed(
         state, drawn=state.drawn + 1, phase="poll", actor=None, card=card, poll=poll, picking=()
     )
     return _settle(state, None, events)
@@ -293,7 +293,7 @@ def _exhausted(state: DiuState, events: list[Event]) -> tuple[DiuState, list[Eve
     without a 丢 (a claimed last card is not taken: the caller moves it to ``dead``), or when
     a draw is due and the stock is empty (the last card went as a supplement)."""
     events.append(Event("hand_over", HandOverEvent(reason="exhausted")))
-    return replace(
+    return changed(
         state,
         phase="over",
         actor=None,
@@ -335,7 +335,7 @@ def _execute_take(
             ),
         )
     )
-    state = replace(
+    state = changed(
         state,
         melds=tuple(all_melds),
         takes=tuple(takes),
@@ -351,7 +351,7 @@ def _execute_take(
         private = frozenset((seat,))
         events.append(Event("supplement", SeatCardEvent(seat=seat, card=extra), private))
         state = _set_hand(state, seat, sort_cards((*state.hands[seat], extra)))
-        state = replace(
+        state = changed(
             state, drawn=state.drawn + 1, private_draws=(*state.private_draws, (state.drawn, seat))
         )
     return state, events
@@ -372,7 +372,7 @@ def _finish_diu(state: DiuState, seat: Seat, events: list[Event]) -> tuple[DiuSt
     events.append(
         Event("diu", DiuEvent(seat=seat, card=poll_card(state), cards=list(pair), points=points))
     )
-    return replace(
+    return changed(
         state,
         phase="over",
         actor=None,
@@ -395,7 +395,7 @@ def diu_points(state: DiuState, seat: Seat) -> int:
 def _set_hand(state: DiuState, seat: Seat, hand: tuple[str, ...]) -> DiuState:
     hands = list(state.hands)
     hands[seat] = hand
-    return replace(state, hands=tuple(hands))
+    return changed(state, hands=tuple(hands))
 
 
 def timeout(state: DiuState, seat: Seat) -> Action:
