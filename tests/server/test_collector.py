@@ -152,6 +152,26 @@ def test_a_tick_freezes_what_survived_and_collects_young_garbage() -> None:
     assert all(o is not kept for o in gc.get_objects())  # frozen: out of the walks
 
 
+def test_a_tick_walks_only_the_youngest_generation() -> None:
+    """What survived the youngest collections since the last tick is frozen unwalked: the
+    interpreter's generation-1 collections walked every such survivor once more (table states
+    and views living until their table's next action), some 9% of a loaded server's time."""
+    collector = settled([1000])
+    walked: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            walked.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        assert collector.run_once(now=1.0) == "young"
+    finally:
+        gc.callbacks.remove(note)
+    assert walked == [0]
+    assert gc.get_count() == (0, 0, 0)  # no generation-1 collection is owed after a tick
+
+
 def test_a_thaw_reclaims_cycles_that_were_frozen_alive() -> None:
     memory = [1000]
     collector = settled(memory)
