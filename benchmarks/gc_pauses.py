@@ -75,7 +75,7 @@ def run(mode: str, count: int, actions: int, tick_actions: int = TICK_ACTIONS) -
             gc.set_threshold(*(int(x) for x in part.split("=")[1].split(":")))
         elif part == "collector":
             collector = Collector()
-            gc.set_threshold(*gc.get_threshold()[:2], NEVER)
+            gc.set_threshold(gc.get_threshold()[0], NEVER, NEVER)
             thaw()
             collector.policy.settled(time.process_time(), collector.memory())
     pauses: list[tuple[int, float]] = []

@@ -200,7 +200,7 @@ def test_a_tick_reads_what_the_host_holds() -> None:
     assert collector.policy.held_at_thaw == 100
 
 
-async def test_while_running_full_collections_never_start_by_themselves() -> None:
+async def test_while_running_only_the_youngest_collections_start_by_themselves() -> None:
     before = gc.get_threshold()
     ticks = [0]
 
@@ -211,7 +211,8 @@ async def test_while_running_full_collections_never_start_by_themselves() -> Non
     collector = Collector(tick=0.001, memory=reading)
     collector.start()
     try:
-        assert gc.get_threshold() == (before[0], before[1], NEVER)
+        # (generation 1 waits for the tick's freeze however late the loop runs it)
+        assert gc.get_threshold() == (before[0], NEVER, NEVER)
         async with asyncio.timeout(5):
             while ticks[0] < 3:  # the start's reading, then ticks
                 await asyncio.sleep(0.001)
