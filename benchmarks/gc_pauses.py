@@ -9,7 +9,8 @@ by the encoding of what it sends; the last 2,000 actions' frames stay alive, as 
 keep them. Each mode runs in a fresh process: ``default``; ``freeze`` (``gc.freeze()`` once
 the tables are dealt, as ``paiju serve`` does once it has restored its rooms);
 ``thresholds=A:B:C`` (``gc.set_threshold``), ``collector`` (the policy ``paiju serve`` runs,
-``paiju.server.collector``, with a tick every 600 actions, about a second at 1,000 tables),
+``paiju.server.collector``, with a tick every ``--tick-actions`` actions: 60 by default, about
+its 0.1 s at 600 actions a second),
 and modes joined with ``+``. Prints per mode the
 live objects the collector tracks, the per-action latency (p99, p99.9, max) and per
 generation the collections, their longest pause and their sum. Times are CPU time of the
@@ -35,8 +36,8 @@ from paiju.table.commands import Act, Join, Ready
 from paiju.table.effects import Send
 from paiju.table.table import HAND_OVER, PLAYING, Table, TableSettings
 
-#: Actions between two ticks of the ``collector`` mode.
-TICK_ACTIONS = 600
+#: Actions between two ticks of the ``collector`` mode (``--tick-actions``).
+TICK_ACTIONS = 60
 
 
 def playing(tables: list[Table], k: int, made: int) -> int:
@@ -62,7 +63,7 @@ def new_table(n: int) -> Table:
     return table
 
 
-def run(mode: str, count: int, actions: int) -> str:
+def run(mode: str, count: int, actions: int, tick_actions: int = TICK_ACTIONS) -> str:
     tables = [new_table(n) for n in range(count)]
     made = count
     players = [get_variant("mcr").make_bot(1, SeededRng(f"gc/{s}")) for s in range(4)]
@@ -74,7 +75,7 @@ def run(mode: str, count: int, actions: int) -> str:
             gc.set_threshold(*(int(x) for x in part.split("=")[1].split(":")))
         elif part == "collector":
             collector = Collector()
-            gc.set_threshold(*gc.get_threshold()[:2], NEVER)
+            gc.set_threshold(gc.get_threshold()[0], NEVER, NEVER)
             thaw()
             collector.policy.settled(time.process_time(), collector.memory())
     pauses: list[tuple[int, float]] = []
@@ -92,7 +93,7 @@ def run(mode: str, count: int, actions: int) -> str:
     latencies = array.array("d")  # not a container the collector walks at every pass
     ticking = "collector" in mode.split("+")
     for n in range(actions):
-        if ticking and n % TICK_ACTIONS == 0:
+        if ticking and n % tick_actions == 0:
             collector.run_once(time.process_time())
         k = rng.randrange(count)
         made = playing(tables, k, made)
@@ -125,14 +126,16 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=2500)
     parser.add_argument("--actions", type=int, default=30000)
     parser.add_argument("--modes", default="default,freeze,thresholds=10000:20:100")
+    parser.add_argument("--tick-actions", type=int, default=TICK_ACTIONS,
+                        help="actions between two ticks of the collector mode")
     parser.add_argument("--mode", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.mode:
-        print(run(args.mode, args.tables, args.actions))
+        print(run(args.mode, args.tables, args.actions, args.tick_actions))
         return
     for mode in args.modes.split(","):
         cmd = [sys.executable, __file__, "--mode", mode, "--tables", str(args.tables),
-               "--actions", str(args.actions)]
+               "--actions", str(args.actions), "--tick-actions", str(args.tick_actions)]
         print(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip(),
               flush=True)
 

@@ -152,6 +152,26 @@ def test_a_tick_freezes_what_survived_and_collects_young_garbage() -> None:
     assert all(o is not kept for o in gc.get_objects())  # frozen: out of the walks
 
 
+def test_a_tick_walks_only_the_youngest_generation() -> None:
+    """What survived the youngest collections since the last tick is frozen unwalked: the
+    interpreter's generation-1 collections walked every such survivor once more (table states
+    and views living until their table's next action), some 9% of a loaded server's time."""
+    collector = settled([1000])
+    walked: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            walked.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        assert collector.run_once(now=1.0) == "young"
+    finally:
+        gc.callbacks.remove(note)
+    assert walked == [0]
+    assert gc.get_count() == (0, 0, 0)  # no generation-1 collection is owed after a tick
+
+
 def test_a_thaw_reclaims_cycles_that_were_frozen_alive() -> None:
     memory = [1000]
     collector = settled(memory)
@@ -180,7 +200,7 @@ def test_a_tick_reads_what_the_host_holds() -> None:
     assert collector.policy.held_at_thaw == 100
 
 
-async def test_while_running_full_collections_never_start_by_themselves() -> None:
+async def test_while_running_only_the_youngest_collections_start_by_themselves() -> None:
     before = gc.get_threshold()
     ticks = [0]
 
@@ -191,7 +211,8 @@ async def test_while_running_full_collections_never_start_by_themselves() -> Non
     collector = Collector(tick=0.001, memory=reading)
     collector.start()
     try:
-        assert gc.get_threshold() == (before[0], before[1], NEVER)
+        # (generation 1 waits for the tick's freeze however late the loop runs it)
+        assert gc.get_threshold() == (before[0], NEVER, NEVER)
         async with asyncio.timeout(5):
             while ticks[0] < 3:  # the start's reading, then ticks
                 await asyncio.sleep(0.001)

@@ -123,3 +123,22 @@ def test_views_with_a_face_down_kong_equal_the_views_built_viewer_by_viewer() ->
         states = random_hand(seed, random.Random(seed))
         assert any(face_down(s) for s in states), "the seed no longer makes a concealed kong"
         check_views(states, random.Random(seed))
+
+
+def test_a_seats_part_is_kept_from_the_last_state_while_its_inputs_stay_equal() -> None:
+    """An action changes one or two seats' public parts: the others are the parts made for
+    the state before (the same objects), and every part equals one made afresh."""
+    engine = McrEngine()  # a memo of its own: the parts met are this test's only
+    states = random_hand(7, random.Random(7))
+    kept = 0
+    before: list[Any] | None = None
+    for state in states:
+        engine.view(state, None)
+        parts = list(engine._public.players)
+        assert parts == [_player(state, s, None) for s in range(4)], state.phase
+        if before is not None:
+            kept += sum(part is old for part, old in zip(parts, before, strict=True))
+        before = parts
+    # most seats' parts are unchanged by most actions (not only by the last one)
+    assert kept > 2 * len(states)
+    assert states[-1].phase == OVER and all("hand" in part for part in before or [])

@@ -97,13 +97,40 @@ class PublicParts:
         self.state: McrState | None = None
         self.players: list[PlayerView] = []
         self.facts: _Facts | None = None
+        # Per seat: what its public part was built from, and the part. An action changes one
+        # or two seats' melds, river or tile count: the others' parts are kept from the last
+        # state (equal inputs, equal part), not built again for every state.
+        self._made: list[tuple[_PartInputs, PlayerView] | None] = [None] * 4
 
     def of(self, state: McrState) -> PublicParts:
         if self.state is not state:
             self.state = state
-            self.players = [_player(state, s, None) for s in range(4)]
+            self.players = [self._part(state, s) for s in range(4)]
             self.facts = _facts(state)
         return self
+
+    def _part(self, state: McrState, seat: Seat) -> PlayerView:
+        """``seat``'s part as every other viewer sees it: the one made last if it was made
+        from equal inputs (the same tuples, most often), else a new one."""
+        over = state.phase == OVER
+        hand = state.hands[seat]
+        inputs: _PartInputs = (
+            state.melds[seat], state.flowers[seat], state.discards[seat],
+            hand if over else len(hand), state.seat_wind(seat),
+        )
+        made = self._made[seat]
+        if made is not None and made[0] == inputs:
+            return made[1]
+        part = _player(state, seat, None)
+        self._made[seat] = (inputs, part)
+        return part
+
+
+#: What a seat's public part depends on: its melds, flowers and river, its hand once the
+#: hand is over (its tile count before: an ``int`` never equals a tuple) and its wind.
+_PartInputs = tuple[
+    tuple[Meld, ...], tuple[Tile, ...], tuple[Tile, ...], tuple[Tile, ...] | int, int
+]
 
 
 class _Facts(NamedTuple):
