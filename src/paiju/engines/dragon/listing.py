@@ -47,11 +47,15 @@ _BITS = tuple(tuple(p for p in range(8) if m >> p & 1) for m in range(256))
 Laying = tuple[int, int, str]
 
 
-def legal_notation(hand: tuple[Kind, ...]) -> list[str]:
+def legal_notation(
+    hand: tuple[Kind, ...], leftovers: list[tuple[tuple[Kind, ...], int]] | None = None
+) -> list[str]:
     """The sorted notation of every legal action of an 8-tile hand: ``chain ... | ...`` for
-    each arrangement, or ``["bust"]`` when it lays no chain."""
+    each arrangement, or ``["bust"]`` when it lays no chain. ``leftovers``: the sorted
+    hand's ``chain_leftovers``, when the caller has them."""
     hand = tuple(sorted(hand))
-    leftovers = chain_leftovers(hand)
+    if leftovers is None:
+        leftovers = chain_leftovers(hand)
     if not leftovers:
         return ["bust"]
     positions: dict[Kind, int] = {}
