@@ -49,7 +49,7 @@ class Arrange:
 
     def kinds(self) -> list[Kind]:
         """Every tile the arrangement uses, chain then leftover."""
-        return [kind_of(f"{left}{right}") for left, right in self.chain] + list(self.leftover)
+        return [_kind_laid(left, right) for left, right in self.chain] + list(self.leftover)
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,16 @@ def _laid(token: str) -> Laid:
         kind_of(token)  # raises MalformedAction, saying why this is no tile
         raise MalformedAction(f"{token!r} is not a tile")  # (every tile's text is listed)
     return laid
+
+
+#: Every tile as laid -> its kind.
+_KIND_BY_LAID: dict[Laid, Kind] = {laid: kind_of(text) for text, laid in _LAID_BY_TEXT.items()}
+
+
+def _kind_laid(left: int, right: int) -> Kind:
+    """The kind of a tile laid ``left`` to ``right`` (``MalformedAction`` if it is none)."""
+    kind = _KIND_BY_LAID.get((left, right))
+    return kind_of(f"{left}{right}") if kind is None else kind
 
 
 def plainly_canonical(action: Arrange) -> bool:

@@ -41,7 +41,7 @@ from paiju.engines.dragon.state import (
     new_state,
     showdown,
 )
-from paiju.engines.dragon.tiles import FULL_SET, Kind, counts_of, kind_of
+from paiju.engines.dragon.tiles import FULL_SET, Kind, kind_of
 from paiju.engines.dragon.view import LegalWhenRead, build_view
 
 T = TypeVar("T")
@@ -85,7 +85,7 @@ def check_arrangement(hand: tuple[Kind, ...], action: Action) -> None:
         raise IllegalAction(
             f"the chain must have 6 or 7 tiles, not {len(action.chain)}", code="chain_length"
         )
-    if counts_of(used) != counts_of(hand):
+    if sorted(used) != sorted(hand):
         raise IllegalAction(
             "the arrangement does not use exactly the tiles of your hand", code="not_your_tiles"
         )

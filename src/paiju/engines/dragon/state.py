@@ -159,12 +159,18 @@ def showdown(state: DragonState) -> DragonState:
 
 
 def net_scores(state: DragonState) -> tuple[int, ...]:
-    """Per-seat net of the settlement (zero-sum); zeros before the showdown."""
-    n = state.seat_count
-    if not state.payments:
-        return (0,) * n
-    pay = state.payments
-    return tuple(sum(pay[j][i] for j in range(n)) - sum(pay[i]) for i in range(n))
+    """Per-seat net of the settlement (zero-sum); zeros before the showdown. Worked out once
+    per state (the showdown event, the reveal and the table's scores each ask)."""
+    found: tuple[int, ...] | None = state.derived.get("net_scores")
+    if found is None:
+        n = state.seat_count
+        pay = state.payments
+        found = state.derived["net_scores"] = (
+            tuple(sum(pay[j][i] for j in range(n)) - sum(pay[i]) for i in range(n))
+            if pay
+            else (0,) * n
+        )
+    return found
 
 
 @functools.lru_cache(maxsize=256)

@@ -63,7 +63,7 @@ def _reveal(state: DragonState) -> ResultView:
         assert submitted is not None
         entry = RevealView(
             seat=s,
-            tiles=[tile_code(k) for k in hand],
+            tiles=_hand_codes(state, s),
             submitted=_arrangement_json(state, s, submitted),
             category=category(state.keys[s]),
             key=list(state.keys[s]),
