@@ -96,9 +96,11 @@ def worked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Kind, ...]]:
     hands: list[tuple[Kind, ...]] = []
     work_out = listing.legal_notation
 
-    def counted(hand: tuple[Kind, ...]) -> list[str]:
+    def counted(
+        hand: tuple[Kind, ...], leftovers: list[tuple[tuple[Kind, ...], int]] | None = None
+    ) -> list[str]:
         hands.append(hand)
-        return work_out(hand)
+        return work_out(hand, leftovers)
 
     monkeypatch.setattr(listing, "legal_notation", counted)
     return hands

@@ -11,13 +11,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from paiju.core.errors import MalformedAction
 from paiju.core.notation import split_tokens
 from paiju.engines.dragon.rules import ScoringOptions
-from paiju.engines.dragon.solver import Laid, canonical_chain, solve, solve_cached
-from paiju.engines.dragon.tiles import Kind, kind_of, tile_code
+from paiju.engines.dragon.solver import PAIRS, Laid, canonical_chain, solve, solve_cached
+from paiju.engines.dragon.tiles import KIND_COUNT, TEXTS, Kind, kind_of, tile_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class Arrange:
 
     def kinds(self) -> list[Kind]:
         """Every tile the arrangement uses, chain then leftover."""
-        return [kind_of(f"{left}{right}") for left, right in self.chain] + list(self.leftover)
+        return [_kind_laid(left, right) for left, right in self.chain] + list(self.leftover)
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,49 @@ class DeclareBust:
 Action = Arrange | DeclareBust
 
 
+#: Every tile as it may be laid, by its text (``46`` and ``64``): the solver's shared pair.
+_LAID_BY_TEXT: dict[str, Laid] = {text: PAIRS[int(text[0])][int(text[1])] for text in TEXTS}
+
+
 def _laid(token: str) -> Laid:
-    kind_of(token)  # raises MalformedAction for a non-tile
-    return int(token[0]), int(token[1])
+    laid = _LAID_BY_TEXT.get(token)
+    if laid is None:
+        kind_of(token)  # raises MalformedAction, saying why this is no tile
+        raise MalformedAction(f"{token!r} is not a tile")  # (every tile's text is listed)
+    return laid
+
+
+#: Every tile as laid -> its kind.
+_KIND_BY_LAID: dict[Laid, Kind] = {laid: kind_of(text) for text, laid in _LAID_BY_TEXT.items()}
+
+
+def _kind_laid(left: int, right: int) -> Kind:
+    """The kind of a tile laid ``left`` to ``right`` (``MalformedAction`` if it is none)."""
+    kind = _KIND_BY_LAID.get((left, right))
+    return kind_of(f"{left}{right}") if kind is None else kind
+
+
+def plainly_canonical(action: Arrange) -> bool:
+    """Whether ``action`` is an arrangement exactly as ``parse_action`` reads one: 6 or 7
+    laid tiles, each the shared pair ``_laid`` gives, in canonical direction, and 1 or 2
+    leftover kinds (plain ints) in order. Such an action survives its notation unchanged,
+    so it is well formed without being written and read back (a tenth of judging one).
+    False says nothing: the caller then writes and reads it back."""
+    chain, leftover = action.chain, action.leftover
+    return (
+        type(chain) is tuple
+        and 6 <= len(chain) <= 7
+        and all(type(laid) is tuple and _IS_SHARED.get(laid) is laid for laid in chain)
+        and type(leftover) is tuple
+        and 1 <= len(leftover) <= 2
+        and all(type(k) is int and 0 <= k < KIND_COUNT for k in leftover)
+        and (len(leftover) == 1 or leftover[0] <= leftover[1])
+        and canonical_chain(chain) == chain
+    )
+
+
+#: The shared pair of every tile as laid (keys and values the same objects).
+_IS_SHARED: dict[Laid, Laid] = {laid: laid for laid in _LAID_BY_TEXT.values()}
 
 
 def parse_action(text: str) -> Action:
@@ -106,11 +147,16 @@ def optimal_action(hand: tuple[Kind, ...], scoring: ScoringOptions) -> Action:
     return Arrange(solution.chain, solution.leftover)
 
 
-def optimal_text(hand: tuple[Kind, ...], scoring: ScoringOptions) -> str:
+def optimal_text(
+    hand: tuple[Kind, ...],
+    scoring: ScoringOptions,
+    leftovers: Sequence[tuple[tuple[Kind, ...], int]] | None = None,
+) -> str:
     """The notation of ``optimal_action(hand, scoring)``, solved afresh: a view asks once per
     hand (the state remembers the text), and ``solve_cached`` would keep the solution of
-    every hand dealt at an idle table, some 0.4 KiB per seated connection."""
-    solution = solve(tuple(sorted(hand)), scoring)
+    every hand dealt at an idle table, some 0.4 KiB per seated connection. ``leftovers``:
+    the sorted hand's ``chain_leftovers``, when the caller has them (see ``solve``)."""
+    solution = solve(tuple(sorted(hand)), scoring, leftovers)
     if not solution.chain:
         return "bust"
     return format_action(Arrange(solution.chain, solution.leftover))

@@ -19,10 +19,21 @@ from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import EngineDefaults, Event, MatchInfo, Options, Step
 from paiju.engines.dragon import actions, listing, rules
-from paiju.engines.dragon.actions import Action, Arrange, DeclareBust, optimal_action
+from paiju.engines.dragon.actions import (
+    Action,
+    Arrange,
+    DeclareBust,
+    optimal_action,
+    optimal_text,
+)
 from paiju.engines.dragon.schema import DragonView, ShowdownEvent, SubmittedEvent
 from paiju.engines.dragon.scoring import category
-from paiju.engines.dragon.solver import arrangements, best_leftover, solve_cached
+from paiju.engines.dragon.solver import (
+    arrangements,
+    best_leftover,
+    chain_leftovers,
+    solve_cached,
+)
 from paiju.engines.dragon.state import (
     DragonState,
     carry_memo,
@@ -30,7 +41,7 @@ from paiju.engines.dragon.state import (
     new_state,
     showdown,
 )
-from paiju.engines.dragon.tiles import FULL_SET, Kind, counts_of, kind_of
+from paiju.engines.dragon.tiles import FULL_SET, Kind, kind_of
 from paiju.engines.dragon.view import LegalWhenRead, build_view
 
 T = TypeVar("T")
@@ -74,7 +85,7 @@ def check_arrangement(hand: tuple[Kind, ...], action: Action) -> None:
         raise IllegalAction(
             f"the chain must have 6 or 7 tiles, not {len(action.chain)}", code="chain_length"
         )
-    if counts_of(used) != counts_of(hand):
+    if sorted(used) != sorted(hand):
         raise IllegalAction(
             "the arrangement does not use exactly the tiles of your hand", code="not_your_tiles"
         )
@@ -94,11 +105,11 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         return rules.normalize_options(raw)
 
     def seat_count(self, options: Options) -> int:
-        return int(rules.normalize_options(options)["seats"])
+        return int(rules.normalized(options)["seats"])
 
     def initial_state(self, options: Options, rng: Rng, match: MatchInfo) -> DragonState:
         """Shuffle the 32 tiles and deal 8 to each seat; the rest stay face down."""
-        opts = rules.normalize_options(options)
+        opts = rules.normalized(options)
         deck = list(FULL_SET)
         rng.shuffle(deck)
         seats = opts["seats"]
@@ -109,10 +120,17 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         return state.version
 
     def to_act(self, state: DragonState) -> frozenset[Seat]:
-        """Every seat that has not submitted (none after the showdown)."""
-        if state.over:
-            return frozenset()
-        return frozenset(s for s, a in enumerate(state.submissions) if a is None)
+        """Every seat that has not submitted (none after the showdown), worked out once per
+        state: the table, the view of every viewer and the checks each ask (a dozen times an
+        action)."""
+        found: frozenset[Seat] | None = state.derived.get("to_act")
+        if found is None:
+            found = state.derived["to_act"] = (
+                frozenset()
+                if state.over
+                else frozenset(s for s, a in enumerate(state.submissions) if a is None)
+            )
+        return found
 
     def legal_actions(self, state: DragonState, seat: Seat) -> frozenset[Action]:
         if seat not in self.to_act(state):
@@ -160,7 +178,7 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         legal = []
         if seat is not None and seat in waiting:
             legal = _texts(state, seat)
-        return build_view(state, seat, legal, sorted(waiting))
+        return build_view(state, seat, legal, _listed(state, waiting))
 
     def bot_view(self, state: DragonState, seat: Seat) -> Mapping[str, Any]:
         """``view``, with ``legal`` written only if the bot reads it (``LegalWhenRead``)."""
@@ -168,8 +186,18 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         if seat not in waiting:
             return self.view(state, seat)
         return LegalWhenRead(
-            build_view(state, seat, [], sorted(waiting)), lambda: _texts(state, seat)
+            build_view(state, seat, [], _listed(state, waiting)), lambda: _texts(state, seat)
         )
+
+    def well_formed(self, action: object) -> Action:
+        """As ``EngineDefaults.well_formed``; an action as ``parse_action`` makes it (so what
+        the table hands ``apply``) is known well formed without being written and read back
+        (``actions.plainly_canonical``)."""
+        if type(action) is DeclareBust or (
+            type(action) is Arrange and actions.plainly_canonical(action)
+        ):
+            return action
+        return super().well_formed(action)
 
     def timeout_action(self, state: DragonState, seat: Seat) -> Action:
         """The trustee's choice: the solver's optimal arrangement (or ``bust``)."""
@@ -186,7 +214,7 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         return {"hands_played": state.hand_index + 1}
 
     def match_over(self, options: Options, match: MatchInfo) -> bool:
-        return bool(match.hand >= rules.normalize_options(options)["hands"])
+        return bool(match.hand >= rules.normalized(options)["hands"])
 
     def parse_action(self, text: str) -> Action:
         return actions.parse_action(text)
@@ -234,8 +262,28 @@ def _texts(state: DragonState, seat: Seat) -> list[str]:
     key = ("texts", seat)
     found: str | None = state.of_hands.get(key)
     if found is None:
-        found = state.of_hands[key] = "\n".join(listing.legal_notation(state.hands[seat]))
+        found = state.of_hands[key] = "\n".join(_list_and_solve(state, seat))
     return found.split("\n")
+
+
+def _list_and_solve(state: DragonState, seat: Seat) -> list[str]:
+    """The seat's legal notation, and the best arrangement its view shows too (unless it is
+    remembered already) from the same listed leftovers: the solver would test each one
+    again."""
+    hand = state.hands[seat]  # sorted
+    leftovers = chain_leftovers(hand)
+    if ("best", seat) not in state.of_hands:
+        state.of_hands[("best", seat)] = optimal_text(hand, state.scoring, leftovers)
+    return listing.legal_notation(hand, leftovers)
+
+
+def _listed(state: DragonState, waiting: frozenset[Seat]) -> list[Seat]:
+    """``to_act`` as the sorted list every viewer's view of the state shares (views are only
+    read)."""
+    found: list[Seat] | None = state.derived.get("to_act_list")
+    if found is None:
+        found = state.derived["to_act_list"] = sorted(waiting)
+    return found
 
 
 def _of_hand(state: DragonState, seat: Seat, what: str, work: Callable[[tuple[Kind, ...]], T]) -> T:

@@ -47,11 +47,15 @@ _BITS = tuple(tuple(p for p in range(8) if m >> p & 1) for m in range(256))
 Laying = tuple[int, int, str]
 
 
-def legal_notation(hand: tuple[Kind, ...]) -> list[str]:
+def legal_notation(
+    hand: tuple[Kind, ...], leftovers: list[tuple[tuple[Kind, ...], int]] | None = None
+) -> list[str]:
     """The sorted notation of every legal action of an 8-tile hand: ``chain ... | ...`` for
-    each arrangement, or ``["bust"]`` when it lays no chain."""
+    each arrangement, or ``["bust"]`` when it lays no chain. ``leftovers``: the sorted
+    hand's ``chain_leftovers``, when the caller has them."""
     hand = tuple(sorted(hand))
-    leftovers = chain_leftovers(hand)
+    if leftovers is None:
+        leftovers = chain_leftovers(hand)
     if not leftovers:
         return ["bust"]
     positions: dict[Kind, int] = {}
@@ -71,7 +75,9 @@ def legal_notation(hand: tuple[Kind, ...]) -> list[str]:
             starting[v] |= 1 << n
     every = (1 << len(leftovers)) - 1
     # laying the tile at a position keeps alive the leftovers that do not hold it
-    keeps = {1 << p: every ^ holding[p] for p in range(8)}
+    keeps = [0] * 129  # indexed by the position's bit (a list reads faster than a dict)
+    for p in range(8):
+        keeps[1 << p] = every ^ holding[p]
     steps: tuple[list[Laying], ...] = ([], [], [], [], [], [])
     for k, at in positions.items():
         for v, w, laid in _LAYS[k]:

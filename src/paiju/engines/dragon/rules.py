@@ -6,8 +6,10 @@ decides how a leftover (得分牌) scores; the solver and the scoring tables are
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from paiju.core.options import Option, choice, flag, int_range
@@ -54,6 +56,29 @@ DEFAULT_SCORING = ScoringOptions()
 def normalize_options(raw: Mapping[str, Any]) -> dict[str, Any]:
     """Every option with defaults filled in; ``InvalidOptions`` for unknown keys or values."""
     return normalize(VARIANT, raw, _SPECS)
+
+
+#: The option values ``normalized`` remembers: scalars, told apart by type (``True == 1``).
+_SCALARS = (bool, int, float, str, type(None))
+
+
+def normalized(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``normalize_options(raw)`` for a reader that only reads it, remembered per distinct
+    options: the table asks ``seat_count`` and ``match_over`` with the same options at every
+    hand, and normalizing them afresh was a few per cent of a dragon action. Options holding
+    anything but scalars are normalized afresh (they are refused anyway)."""
+    items = []
+    for name, value in raw.items():
+        if type(name) is not str or type(value) not in _SCALARS:
+            return normalize_options(raw)
+        items.append((name, type(value), value))
+    return _normalized(tuple(items))
+
+
+@functools.lru_cache(maxsize=64)
+def _normalized(items: tuple[tuple[str, type, Any], ...]) -> Mapping[str, Any]:
+    # Read-only: every caller with these options shares it.
+    return MappingProxyType(normalize_options({name: value for name, _, value in items}))
 
 
 def scoring_options(raw: Mapping[str, Any]) -> ScoringOptions:

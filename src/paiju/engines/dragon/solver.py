@@ -204,7 +204,7 @@ def _walk(v: int, counts: list[int], left: int, laid: list[Laid]) -> bool:
     for k, w in _INCIDENT[v]:
         if counts[k]:
             counts[k] -= 1
-            laid.append(_PAIRS[v + 1][w + 1])
+            laid.append(PAIRS[v + 1][w + 1])
             if _walk(w, counts, left - 1, laid):
                 return True
             laid.pop()
@@ -236,9 +236,30 @@ def _lay(kinds: Sequence[Kind]) -> tuple[Laid, ...]:
     return tuple(laid)
 
 
-def solve(hand: Sequence[Kind], opts: ScoringOptions = DEFAULT_SCORING) -> Solution:
-    """An optimal arrangement of an 8-tile hand under ``opts`` (exact)."""
-    leftover = best_leftover(hand, opts)
+def listed_best(
+    leftovers: Sequence[tuple[tuple[Kind, ...], int]], opts: ScoringOptions = DEFAULT_SCORING
+) -> tuple[Kind, ...] | None:
+    """``best_leftover`` of a hand from its ``chain_leftovers`` (every leftover that passes
+    the Euler test): the one ``best_leftover`` would try first, by the same sort codes."""
+    singles, pairs = _order_tables(opts)
+    best: tuple[Kind, ...] | None = None
+    top = -1
+    for leftover, _ in leftovers:
+        code = singles[leftover[0]] if len(leftover) == 1 else pairs[leftover[0]][leftover[1]]
+        if code > top:
+            best, top = leftover, code
+    return best
+
+
+def solve(
+    hand: Sequence[Kind],
+    opts: ScoringOptions = DEFAULT_SCORING,
+    leftovers: Sequence[tuple[tuple[Kind, ...], int]] | None = None,
+) -> Solution:
+    """An optimal arrangement of an 8-tile hand under ``opts`` (exact). ``leftovers``, the
+    hand's ``chain_leftovers`` when the caller has them, spares testing every leftover
+    again."""
+    leftover = best_leftover(hand, opts) if leftovers is None else listed_best(leftovers, opts)
     if leftover is None:
         return Solution(BUST, (), tuple(sorted(hand)))
     rest = list(hand)
@@ -279,14 +300,14 @@ _UNIT = tuple(1 << 2 * k for k in range(KIND_COUNT))
 
 Chains = tuple[tuple[Laid, ...], ...]
 
-#: Every laid tile's halves as one shared tuple (``_PAIRS[left][right]``), and as a chain of
+#: Every laid tile's halves as one shared tuple (``PAIRS[left][right]``), and as a chain of
 #: one tile: a dealt hand's dozens of chains hold the same few pairs, and a pair of its own
 #: per laid tile was most of what a seat's list of arrangements kept alive.
-_PAIRS: tuple[tuple[Laid, ...], ...] = tuple(
+PAIRS: tuple[tuple[Laid, ...], ...] = tuple(
     tuple((left, right) for right in range(7)) for left in range(7)
 )
 _STEPS: tuple[tuple[tuple[Laid], ...], ...] = tuple(
-    tuple((pair,) for pair in row) for row in _PAIRS
+    tuple((pair,) for pair in row) for row in PAIRS
 )
 
 
@@ -317,7 +338,7 @@ def canonical_chain(chain: Sequence[Laid]) -> tuple[Laid, ...]:
     left, right = forward[-1]
     if forward[0] < (right, left):  # the readings differ at their first tile: no need to
         return forward  # turn the whole chain round (most of a new hand's dozens of chains)
-    backward = tuple(_PAIRS[r][lf] for lf, r in reversed(forward))
+    backward = tuple(PAIRS[r][lf] for lf, r in reversed(forward))
     return min(forward, backward)
 
 

@@ -70,6 +70,15 @@ class DragonState:
         return {}
 
     @cached_property
+    def shown(self) -> dict[tuple[str, int], Any]:
+        """A memo of what every view shows of a seat and that the hand fixes, keyed ``(what,
+        seat)``: its tiles' codes, and its submission's text kept with the submission it
+        writes (``(action, text)``: a state of another branch of the hand may hold another
+        one). Every state of the hand shares the one dict (``carry_memo`` hands it on): a
+        seat's own view carried them, written afresh, in every state it was sent."""
+        return {}
+
+    @cached_property
     def derived(self) -> dict[Any, Any]:
         """A memo of what the engine derives from this state itself (the showdown's reveal,
         the same in every viewer's view), never handed on."""
@@ -86,13 +95,16 @@ _FIELD_NAMES = tuple(DragonState.__dataclass_fields__)
 def carry_memo(before: DragonState, after: DragonState) -> DragonState:
     """``after`` with ``before``'s memo of its hands when both hold the very same hands and
     options (a submission changes neither), less what it kept for seats that have submitted
-    (asked nothing more this hand, their list and best arrangement are let go); ``after``
-    as it is otherwise."""
+    (asked nothing more this hand, their list and best arrangement are let go), and with the
+    very same ``shown``; ``after`` as it is otherwise."""
+    if after.hands is not before.hands or after.options is not before.options:
+        return after
     memo = before.__dict__.get("of_hands")
-    if memo and after.hands is before.hands and after.options is before.options:
+    if memo:
         still = {key: v for key, v in memo.items() if after.submissions[key[1]] is None}
         if still:
             after.__dict__["of_hands"] = still
+    after.__dict__["shown"] = before.shown
     return after
 
 
@@ -147,12 +159,18 @@ def showdown(state: DragonState) -> DragonState:
 
 
 def net_scores(state: DragonState) -> tuple[int, ...]:
-    """Per-seat net of the settlement (zero-sum); zeros before the showdown."""
-    n = state.seat_count
-    if not state.payments:
-        return (0,) * n
-    pay = state.payments
-    return tuple(sum(pay[j][i] for j in range(n)) - sum(pay[i]) for i in range(n))
+    """Per-seat net of the settlement (zero-sum); zeros before the showdown. Worked out once
+    per state (the showdown event, the reveal and the table's scores each ask)."""
+    found: tuple[int, ...] | None = state.derived.get("net_scores")
+    if found is None:
+        n = state.seat_count
+        pay = state.payments
+        found = state.derived["net_scores"] = (
+            tuple(sum(pay[j][i] for j in range(n)) - sum(pay[i]) for i in range(n))
+            if pay
+            else (0,) * n
+        )
+    return found
 
 
 @functools.lru_cache(maxsize=256)

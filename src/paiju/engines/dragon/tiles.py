@@ -123,6 +123,9 @@ _BY_TEXT: dict[str, Kind] = {
     f"{a}{b}": t.kind for t in TILES for a, b in ((t.low, t.high), (t.high, t.low))
 }
 
+#: The text of every tile, halves in either order (what ``kind_of`` accepts).
+TEXTS: tuple[str, ...] = tuple(_BY_TEXT)
+
 
 def kind_of(text: str) -> Kind:
     """The kind named by ``text``, halves in either order (``46`` or ``64``).

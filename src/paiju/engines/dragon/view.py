@@ -39,11 +39,11 @@ def _code_of_halves(left: int, right: int) -> str:
     return tile_code(kind_of(f"{left}{right}"))
 
 
-def _arrangement_json(action: Action) -> ArrangementView:
+def _arrangement_json(state: DragonState, seat: Seat, action: Action) -> ArrangementView:
     chain = action.chain if isinstance(action, Arrange) else ()
     leftover = action.leftover if isinstance(action, Arrange) else ()
     return ArrangementView(
-        text=format_action(action),
+        text=submission_text(state, seat, action),
         chain=chain_json(chain),
         leftover=[tile_code(k) for k in leftover],
     )
@@ -63,8 +63,8 @@ def _reveal(state: DragonState) -> ResultView:
         assert submitted is not None
         entry = RevealView(
             seat=s,
-            tiles=[tile_code(k) for k in hand],
-            submitted=_arrangement_json(submitted),
+            tiles=_hand_codes(state, s),
+            submitted=_arrangement_json(state, s, submitted),
             category=category(state.keys[s]),
             key=list(state.keys[s]),
             points=_points(state.keys[s]),
@@ -90,6 +90,24 @@ def _best(state: DragonState, seat: Seat | None) -> str | None:
     found: str | None = state.of_hands.get(key)
     if found is None:  # once per hand: every state of the hand shares the memo
         found = state.of_hands[key] = optimal_text(state.hands[seat], state.scoring)
+    return found
+
+
+def submission_text(state: DragonState, seat: Seat, action: Action) -> str:
+    """The notation of ``action``, the seat's submission in ``state``: written once per hand
+    (``DragonState.shown``), not in every state the seat is sent."""
+    found: tuple[Action, str] | None = state.shown.get(("submission", seat))
+    if found is None or found[0] is not action:
+        found = state.shown[("submission", seat)] = (action, format_action(action))
+    return found[1]
+
+
+def _hand_codes(state: DragonState, seat: Seat) -> list[str]:
+    """The codes of the seat's tiles, written once per hand and shared by its views (which
+    are only read)."""
+    found: list[str] | None = state.shown.get(("hand", seat))
+    if found is None:
+        found = state.shown[("hand", seat)] = [tile_code(k) for k in state.hands[seat]]
     return found
 
 
@@ -122,8 +140,10 @@ def build_view(
         "phase": "showdown" if state.over else "arrange",
         "options": options,
         "to_act": to_act,
-        "hand": [tile_code(k) for k in state.hands[seat]] if own and seat is not None else [],
-        "my_submission": format_action(mine) if mine is not None else None,
+        "hand": _hand_codes(state, seat) if own and seat is not None else [],
+        "my_submission": submission_text(state, seat, mine)
+        if mine is not None and seat is not None
+        else None,
         "best": _best(state, seat) if own and mine is None and not state.over else None,
         "players": players,
         "legal": legal,
