@@ -29,8 +29,10 @@ from paiju.engines.shengji.schema import (
 )
 from paiju.engines.shengji.state import ShengjiState, ThrowFailure
 
-#: The public keys of every view of a state: those before ``hand`` and those after.
-Shared = tuple[dict[str, Any], dict[str, Any]]
+#: Every view of a state as a spectator sees it, keys in the view's order: a viewer's view
+#: is a copy with its own keys set (``build_view``).
+Shared = dict[str, Any]
+
 
 def build_view(
     state: ShengjiState,
@@ -45,20 +47,17 @@ def build_view(
     when ``legal_complete``.
 
     What every viewer sees alike (``public_parts``) is built once per state when
-    ``shared_of`` remembers it (the engine's ``LastOf``), and shared by the views, which are
-    only read (encoded, digested); the keys keep their order."""
-    before_hand, after_hand = (shared_of or public_parts)(state)
-    view: ShengjiView = {
-        "variant": "shengji",
-        "phase": state.phase,
-        "seat": seat,
-        "to_act": sorted(to_act),
-        "legal": legal,
-        "legal_complete": legal_complete,
-        **before_hand,  # type: ignore[typeddict-item]  # the shared keys, unpacked
-        "hand": list(_in_trump_order(state.hands[seat], state.ctx)) if seat is not None else [],
-        **after_hand,
-    }
+    ``shared_of`` remembers it (the engine's ``LastOf``, built with the same ``to_act``),
+    and each view is a copy of it with the viewer's own keys set: copying a dict keeps its
+    keys' order, and setting a key it has keeps that key's place. The values are shared by
+    the views, which are only read (encoded, digested)."""
+    shared = shared_of(state) if shared_of is not None else public_parts(state, to_act)
+    view: ShengjiView = shared.copy()  # type: ignore[assignment]  # every key, in order
+    if seat is not None:
+        view["seat"] = seat
+        view["legal"] = legal
+        view["legal_complete"] = legal_complete
+        view["hand"] = list(_in_trump_order(state.hands[seat], state.ctx))
     holder = state.exchanger if state.exchanger is not None else state.landlord
     if state.phase == "over" or (seat is not None and seat == state.landlord and state.kitty):
         view["kitty"] = list(state.kitty) if seat == state.landlord else []
@@ -82,8 +81,15 @@ def _in_trump_order(hand: tuple[str, ...], ctx: TrumpContext) -> tuple[str, ...]
     return tuple(sorted(hand, key=ctx.sort_key))
 
 
-def public_parts(state: ShengjiState) -> Shared:
-    before_hand = {
+def public_parts(state: ShengjiState, to_act: Iterable[int]) -> Shared:
+    """The view of a spectator (no seat, no legal actions, no hand)."""
+    return {
+        "variant": "shengji",
+        "phase": state.phase,
+        "seat": None,
+        "to_act": sorted(to_act),
+        "legal": [],
+        "legal_complete": True,
         "options": dict(state.options),
         "hand_no": state.hand_no,
         "levels": [LEVEL_NAME[v] for v in state.levels],
@@ -99,8 +105,7 @@ def public_parts(state: ShengjiState) -> Shared:
         "flipped": list(state.flipped),
         "dealt": state.dealt,
         "hand_counts": [len(h) for h in state.hands],
-    }
-    after_hand = {
+        "hand": [],
         "leader": state.leader,
         "trick": [PlayView(seat=p.seat, cards=list(p.cards)) for p in state.trick],
         "lead_format": [[u.width, u.length] for u in state.lead_units],
@@ -117,7 +122,6 @@ def public_parts(state: ShengjiState) -> Shared:
         "throw_failures": [_failure(f, state) for f in state.failures],
         "buried_count": len(state.buried),
     }
-    return before_hand, after_hand
 
 
 def _declarers(state: ShengjiState) -> int | None:
