@@ -1,0 +1,132 @@
+"""Values handed from one state to the next: the option mapping and trump context that
+``changed`` carries, and the bidding lists a pass carries. Each must be what the new state
+would work out for itself."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paiju.core.rng import SeededRng
+from paiju.engines.base import MatchInfo
+from paiju.engines.shengji import actions as notation
+from paiju.engines.shengji.actions import Action
+from paiju.engines.shengji.engine import ShengjiEngine, _work_out_listed
+from paiju.engines.shengji.options import context
+from paiju.engines.shengji.state import Bid, ShengjiState, changed
+
+ENGINE = ShengjiEngine()
+
+
+def _state(options: dict[str, Any] | None = None) -> ShengjiState:
+    opts = ENGINE.normalize_options(options or {})
+    return ENGINE.initial_state(opts, SeededRng("carried"), MatchInfo(hand=0, totals=(0,) * 4))
+
+
+def _fresh(state: ShengjiState) -> ShengjiState:
+    """The same state without any cached value."""
+    copy: ShengjiState = pickle.loads(pickle.dumps(state))
+    assert "derived" not in copy.__dict__ and "ctx" not in copy.__dict__
+    return copy
+
+
+def test_a_copy_keeps_the_option_values_and_the_context_of_unchanged_fields() -> None:
+    state = _state()
+    opts, ctx, mode = state.opts, state.ctx, state.friends_mode
+    state.derived["to_act"] = frozenset({0})
+    copy = changed(state, phase="play", asked=(1,))
+    assert copy.__dict__["opts"] is opts and copy.__dict__["ctx"] is ctx
+    assert copy.__dict__["friends_mode"] is mode
+    assert "derived" not in copy.__dict__  # the memo is never handed on
+    assert copy.bump().__dict__["ctx"] is ctx
+
+
+@pytest.mark.parametrize(
+    "changes", [{"trump_suit": "S"}, {"level": 5}, {"level": 9, "trump_suit": None}]
+)
+def test_a_new_trump_or_level_gets_its_own_context(changes: dict[str, Any]) -> None:
+    state = _state({"joker_tractors": False})
+    old = state.ctx
+    copy = changed(state, **changes)
+    assert "ctx" not in copy.__dict__
+    assert copy.ctx == context(copy.level, copy.trump_suit, copy.opts) != old
+    assert copy.opts is state.opts  # the options did not change
+
+
+def test_new_options_get_their_own_mapping_and_context() -> None:
+    state = _state()
+    _ = state.ctx, state.opts, state.friends_mode
+    options = dict(state.options) | {"game_mode": "finding_friends", "joker_tractors": False}
+    copy = changed(state, options=tuple(sorted(options.items())))
+    assert copy.opts == options and copy.friends_mode
+    assert copy.ctx == context(copy.level, copy.trump_suit, options) != state.ctx
+
+
+def _window(state: ShengjiState) -> ShengjiState:
+    """The first state of the deal that asks all four seats."""
+    assert ENGINE.to_act(state) == frozenset(range(4))
+    return state
+
+
+def _warm(state: ShengjiState) -> None:
+    for seat in (0, 1, 2, 3, None):
+        ENGINE.view(state, seat)
+    for seat in range(4):
+        ENGINE.legal_actions(state, seat)
+
+
+def test_a_pass_hands_the_other_seats_lists_on() -> None:
+    state = _window(_state())
+    _warm(state)
+    new = ENGINE.apply(state, 0, Action("pass")).state
+    assert ENGINE.to_act(new) == frozenset({1, 2, 3})
+    for seat in (1, 2, 3):
+        assert new.derived["listed", seat] is state.derived["listed", seat]
+        assert new.derived["shown", seat] is state.derived["shown", seat]
+    assert ("listed", 0) not in new.derived  # no longer asked: worked out anew (nothing)
+    assert ENGINE.legal_actions(new, 0) == frozenset()
+
+
+def test_a_bid_hands_no_list_on() -> None:
+    state = _window(_state())
+    state = changed(state, hands=(("H2", "H2", "S3"), *state.hands[1:]))
+    _warm(state)
+    new = ENGINE.apply(state, 0, notation.parse_action("bid H2")).state
+    assert new.bids == (Bid(0, "H2", 1),)
+    assert not any(key[0] in ("listed", "shown") for key in new.derived if isinstance(key, tuple))
+    assert ENGINE.to_act(new) == frozenset({1, 2, 3})  # the bidder is not asked again
+    for seat in (1, 2, 3):
+        assert ENGINE.legal_actions(new, seat) == _work_out_listed(_fresh(new), seat)[0]
+
+
+OPTIONS = [{}, {"kitty_theft": True}, {"bid_reinforcement": "while_equivalent"},
+           {"game_mode": "finding_friends", "kitty_theft": True}]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), options=st.sampled_from(OPTIONS))
+def test_every_list_is_the_list_the_state_works_out_alone(
+    seed: int, options: dict[str, Any]
+) -> None:
+    """A random hand (bids are made whenever a seat can) with every seat's lists and views
+    asked before each action, as a table does, so that every carry happens."""
+    chooser = random.Random(seed)
+    state = ENGINE.initial_state(
+        ENGINE.normalize_options(options), SeededRng(f"carried/{seed}"), MatchInfo(0, (0,) * 4)
+    )
+    while not ENGINE.is_terminal(state):
+        _warm(state)
+        fresh = _fresh(state)
+        for seat in range(4):
+            assert ENGINE.legal_actions(state, seat) == _work_out_listed(fresh, seat)[0]
+            assert ENGINE.legal_complete(state, seat) == _work_out_listed(fresh, seat)[1]
+            assert ENGINE.view(state, seat) == ShengjiEngine().view(fresh, seat)
+        seat = chooser.choice(sorted(ENGINE.to_act(state)))
+        listed = sorted(ENGINE.legal_actions(state, seat), key=notation.format_action)
+        bids = [a for a in listed if a.kind == "bid"]
+        state = ENGINE.apply(state, seat, chooser.choice(bids or listed)).state
