@@ -18,7 +18,14 @@ from paiju.engines.shengji import actions as notation
 from paiju.engines.shengji.actions import Action
 from paiju.engines.shengji.engine import ShengjiEngine, _work_out_listed
 from paiju.engines.shengji.options import context
-from paiju.engines.shengji.state import Bid, ShengjiState, changed
+from paiju.engines.shengji.state import (
+    _CACHED,
+    _FIELD_NAMES,
+    _KEPT_UNLESS,
+    Bid,
+    ShengjiState,
+    changed,
+)
 
 ENGINE = ShengjiEngine()
 
@@ -44,6 +51,17 @@ def test_a_copy_keeps_the_option_values_and_the_context_of_unchanged_fields() ->
     assert copy.__dict__["friends_mode"] is mode
     assert "derived" not in copy.__dict__  # the memo is never handed on
     assert copy.bump().__dict__["ctx"] is ctx
+
+
+def test_a_copy_holds_the_fields_and_only_the_values_it_may_keep() -> None:
+    state = _state()
+    _ = state.opts, state.ctx, state.friends_mode, state.derived
+    assert set(_CACHED) == {"opts", "ctx", "friends_mode", "derived"}
+    for changes in ({}, {"level": 4}, {"options": state.options}):
+        copy = changed(state, **changes)
+        kept = {name for name, source in _KEPT_UNLESS.items() if source.isdisjoint(changes)}
+        assert copy.__dict__.keys() == set(_FIELD_NAMES) | kept
+        assert copy == _fresh(copy)
 
 
 @pytest.mark.parametrize(

@@ -357,7 +357,7 @@ def _carry_bid_lists(old: ShengjiState, new: ShengjiState) -> None:
 
 def _work_out_listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action], bool]:
     if state.phase in BID_PHASES:
-        if seat not in bidders_to_ask(state):
+        if seat not in _acting(state):
             return frozenset(), True
         bids = legal_bids(state, seat)
         return frozenset({Action("pass"), *(make("bid", [b.card] * b.count) for b in bids)}), True
