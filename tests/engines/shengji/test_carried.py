@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from functools import cached_property
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from paiju.engines.shengji.state import (
     ShengjiState,
     changed,
 )
+from paiju.engines.shengji.view import PUBLIC_FIELDS, public_parts
 
 ENGINE = ShengjiEngine()
 
@@ -148,3 +150,63 @@ def test_every_list_is_the_list_the_state_works_out_alone(
         listed = sorted(ENGINE.legal_actions(state, seat), key=notation.format_action)
         bids = [a for a in listed if a.kind == "bid"]
         state = ENGINE.apply(state, seat, chooser.choice(bids or listed)).state
+
+
+class _Reads:
+    """A state that records the fields read from it, by ``public_parts`` and through the
+    state's own methods and cached values."""
+
+    def __init__(self, state: ShengjiState, read: set[str]) -> None:
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_read", read)
+
+    def __getattr__(self, name: str) -> Any:
+        state = object.__getattribute__(self, "_state")
+        if name in _FIELD_NAMES:
+            object.__getattribute__(self, "_read").add(name)
+            return getattr(state, name)
+        found = getattr(type(state), name)
+        if isinstance(found, property | cached_property):
+            return found.func(self) if isinstance(found, cached_property) else found.fget(self)
+        return found.__get__(self)  # a method, run on the recorder
+
+
+def test_public_parts_read_only_the_public_fields() -> None:
+    """Two states equal in ``PUBLIC_FIELDS`` share their spectator view: a field read but
+    not listed would let a changed view be kept."""
+    read: set[str] = set()
+    for options in OPTIONS:
+        for state in _hand(options, 7):
+            public_parts(_Reads(state, read), ENGINE.to_act(state))  # type: ignore[arg-type]
+    assert read == set(PUBLIC_FIELDS)
+
+
+def _hand(options: dict[str, Any], seed: int) -> list[ShengjiState]:
+    chooser = random.Random(seed)
+    state = ENGINE.initial_state(
+        ENGINE.normalize_options(options), SeededRng(f"hand/{seed}"), MatchInfo(0, (0,) * 4)
+    )
+    states = [state]
+    while not ENGINE.is_terminal(state):
+        seat = chooser.choice(sorted(ENGINE.to_act(state)))
+        listed = sorted(ENGINE.legal_actions(state, seat), key=notation.format_action)
+        bids = [a for a in listed if a.kind == "bid"]
+        state = ENGINE.apply(state, seat, chooser.choice(bids or listed)).state
+        states.append(state)
+    return states
+
+
+def test_a_pass_keeps_the_spectator_view_but_who_is_to_act() -> None:
+    engine = ShengjiEngine()
+    state = _window(_state())
+    before = engine.view(state, None)
+    new = engine.apply(state, 0, Action("pass")).state
+    after = engine.view(new, None)
+    assert after == {**before, "to_act": [1, 2, 3]} and before["to_act"] == [0, 1, 2, 3]
+    assert after["options"] is before["options"]  # kept, not built again
+    assert engine.view(new, 2) == ShengjiEngine().view(_fresh(new), 2)
+    dealt = engine.apply(engine.apply(engine.apply(new, 1, Action("pass")).state, 2,
+                                      Action("pass")).state, 3, Action("pass")).state
+    shown = engine.view(dealt, None)
+    assert shown["dealt"] == before["dealt"] + 4 and shown["options"] is not before["options"]
+    assert shown == ShengjiEngine().view(_fresh(dealt), None)

@@ -35,7 +35,6 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.core.errors import IllegalAction
-from paiju.core.memo import LastOf
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import EngineDefaults, Event, MatchInfo, Options, Step
@@ -73,7 +72,7 @@ from paiju.engines.shengji.schema import (
 )
 from paiju.engines.shengji.shapes import effective_suit
 from paiju.engines.shengji.state import Bid, ShengjiState, changed, with_hand
-from paiju.engines.shengji.view import Shared, build_view, public_parts
+from paiju.engines.shengji.view import SpectatorViews, build_view
 
 #: The action kinds each phase takes.
 _PHASE_KINDS = {
@@ -93,7 +92,7 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
     def __init__(self) -> None:
         # What every viewer of the last state viewed shares (a table views a state for each
         # viewer in a row); one engine per table, so per table and no global state.
-        self._shared: LastOf[ShengjiState, Shared] = LastOf(_spectator_view)
+        self._shared = SpectatorViews(_acting)
 
     def normalize_options(self, raw: Options) -> dict[str, Any]:
         return normalize(raw)
@@ -279,10 +278,6 @@ def _acting(state: ShengjiState) -> frozenset[Seat]:
     if found is None:  # asked for by every check, list and view of the state
         found = state.derived["to_act"] = _to_act(state)
     return found
-
-
-def _spectator_view(state: ShengjiState) -> Shared:
-    return public_parts(state, _acting(state))
 
 
 def _to_act(state: ShengjiState) -> frozenset[Seat]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from paiju.engines.shengji.cards import LEVEL_NAME
@@ -122,6 +123,44 @@ def public_parts(state: ShengjiState, to_act: Iterable[int]) -> Shared:
         "throw_failures": [_failure(f, state) for f in state.failures],
         "buried_count": len(state.buried),
     }
+
+
+#: Every field ``public_parts`` reads, directly or through the state's methods and cached
+#: values: two states equal in all of them have the same public parts but for ``to_act``.
+PUBLIC_FIELDS = (
+    "phase", "options", "hand_no", "levels", "level", "landlord", "exchanger", "friend",
+    "friend_seen", "friend_seat", "trump_suit", "trump_set", "bids", "flipped", "dealt",
+    "hands", "leader", "trick", "lead_units", "tricks", "attacker_points", "penalty",
+    "failures", "buried",
+)
+_public_fields = attrgetter(*PUBLIC_FIELDS)
+
+
+class SpectatorViews:
+    """The spectator view (``public_parts``) of the last state asked, for one table's
+    engine: its viewers are shown each state in a row. Kept from the state before when
+    nothing public changed (a pass in a bidding window changes only who is to act): only
+    ``to_act`` is set anew."""
+
+    __slots__ = ("_public", "_shared", "_state", "_to_act")
+
+    def __init__(self, to_act: Callable[[ShengjiState], Iterable[int]]) -> None:
+        self._to_act = to_act
+        self._state: ShengjiState | None = None
+        self._public: tuple[Any, ...] = ()
+        self._shared: Shared = {}
+
+    def __call__(self, state: ShengjiState) -> Shared:
+        if state is self._state:
+            return self._shared
+        public = _public_fields(state)
+        if self._state is not None and public == self._public:
+            shared = self._shared.copy()
+            shared["to_act"] = sorted(self._to_act(state))
+        else:
+            shared = public_parts(state, self._to_act(state))
+        self._state, self._public, self._shared = state, public, shared
+        return shared
 
 
 def _declarers(state: ShengjiState) -> int | None:
