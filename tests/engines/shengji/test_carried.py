@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections import Counter
 from functools import cached_property
 from typing import Any
 
@@ -17,6 +18,8 @@ from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
 from paiju.engines.shengji import actions as notation
 from paiju.engines.shengji.actions import Action
+from paiju.engines.shengji.bidding import _hand_bids, _joker_bid_ok
+from paiju.engines.shengji.cards import NT_LEVEL, RANK_NUMBER, full_pack, is_joker, sort_cards
 from paiju.engines.shengji.engine import ShengjiEngine, _work_out_listed
 from paiju.engines.shengji.options import context
 from paiju.engines.shengji.state import (
@@ -210,3 +213,25 @@ def test_a_pass_keeps_the_spectator_view_but_who_is_to_act() -> None:
     shown = engine.view(dealt, None)
     assert shown["dealt"] == before["dealt"] + 4 and shown["options"] is not before["options"]
     assert shown == ShengjiEngine().view(_fresh(dealt), None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    hand=st.lists(st.sampled_from(sorted(set(full_pack()))), max_size=33),
+    level=st.integers(2, NT_LEVEL),
+    policy=st.sampled_from(["both_two_or_more", "both_num_decks", "lj_two_bj_one", "disabled"]),
+)
+def test_a_hand_bids_what_its_level_cards_and_jokers_make(
+    hand: list[str], level: int, policy: str
+) -> None:
+    """The bids read from only the level cards and jokers are the bids of every card."""
+    held = tuple(sort_cards(hand))
+    expected = []
+    for card, count in sorted(Counter(held).items()):
+        if is_joker(card) or RANK_NUMBER[card[1:]] == level:
+            expected += [
+                Bid(1, card, n)
+                for n in range(1, count + 1)
+                if not is_joker(card) or _joker_bid_ok(card, n, policy, level == NT_LEVEL)
+            ]
+    assert _hand_bids(held, 1, level, policy) == tuple(expected)
