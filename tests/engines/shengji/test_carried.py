@@ -30,7 +30,7 @@ from paiju.engines.shengji.state import (
     ShengjiState,
     changed,
 )
-from paiju.engines.shengji.view import PUBLIC_FIELDS, public_parts
+from paiju.engines.shengji.view import PUBLIC_FIELDS, _tricks, public_parts
 
 ENGINE = ShengjiEngine()
 
@@ -235,3 +235,25 @@ def test_a_hand_bids_what_its_level_cards_and_jokers_make(
                 if not is_joker(card) or _joker_bid_ok(card, n, policy, level == NT_LEVEL)
             ]
     assert _hand_bids(held, 1, level, policy) == tuple(expected)
+
+
+def test_the_tricks_shown_are_kept_only_while_they_begin_the_hands_tricks() -> None:
+    over = next(s for s in reversed(_hand({}, 3)) if s.tricks)
+    tricks = over.tricks
+    fresh = public_parts(over, ())["tricks"]
+    half = _tricks(tricks[:10], ((), []))
+    assert half == fresh[:10]
+    assert _tricks(tricks, (tricks[:10], half)) == fresh  # extended
+    assert _tricks(tricks, (tricks[:10], half))[:10] == half
+    assert _tricks(tricks[:10], (tricks, fresh)) == half  # not a beginning: built anew
+    other = tuple(reversed(tricks))
+    assert _tricks(other, (tricks[:10], half)) == _tricks(other, ((), []))
+    assert _tricks((), (tricks, fresh)) == []
+
+
+def test_one_engine_shows_hand_after_hand_as_fresh_engines_do() -> None:
+    engine = ShengjiEngine()
+    for seed in (1, 2):
+        for state in _hand({"game_mode": "finding_friends"}, seed):
+            for seat in (None, 0, 3):
+                assert engine.view(state, seat) == ShengjiEngine().view(_fresh(state), seat)

@@ -28,7 +28,7 @@ from paiju.engines.shengji.schema import (
     ThrowFailureView,
     TrickView,
 )
-from paiju.engines.shengji.state import ShengjiState, ThrowFailure
+from paiju.engines.shengji.state import ShengjiState, ThrowFailure, Trick
 
 #: Every view of a state as a spectator sees it, keys in the view's order: a viewer's view
 #: is a copy with its own keys set (``build_view``).
@@ -82,8 +82,13 @@ def _in_trump_order(hand: tuple[str, ...], ctx: TrumpContext) -> tuple[str, ...]
     return tuple(sorted(hand, key=ctx.sort_key))
 
 
-def public_parts(state: ShengjiState, to_act: Iterable[int]) -> Shared:
-    """The view of a spectator (no seat, no legal actions, no hand)."""
+def public_parts(
+    state: ShengjiState,
+    to_act: Iterable[int],
+    shown: tuple[tuple[Trick, ...], list[TrickView]] = ((), []),
+) -> Shared:
+    """The view of a spectator (no seat, no legal actions, no hand). ``shown``: tricks and
+    their views from an earlier state of the hand, kept where this state has the same."""
     return {
         "variant": "shengji",
         "phase": state.phase,
@@ -110,14 +115,7 @@ def public_parts(state: ShengjiState, to_act: Iterable[int]) -> Shared:
         "leader": state.leader,
         "trick": [PlayView(seat=p.seat, cards=list(p.cards)) for p in state.trick],
         "lead_format": [[u.width, u.length] for u in state.lead_units],
-        "tricks": [
-            TrickView(
-                plays=[PlayView(seat=p.seat, cards=list(p.cards)) for p in t.plays],
-                winner=t.winner,
-                points=t.points,
-            )
-            for t in state.tricks
-        ],
+        "tricks": _tricks(state.tricks, shown),
         "attacker_points": state.attacker_points,
         "penalty": state.penalty,
         "throw_failures": [_failure(f, state) for f in state.failures],
@@ -157,10 +155,31 @@ class SpectatorViews:
         if self._state is not None and public == self._public:
             shared = self._shared.copy()
             shared["to_act"] = sorted(self._to_act(state))
+        elif self._state is not None:
+            shown = self._state.tricks, self._shared["tricks"]
+            shared = public_parts(state, self._to_act(state), shown)
         else:
             shared = public_parts(state, self._to_act(state))
         self._state, self._public, self._shared = state, public, shared
         return shared
+
+
+def _tricks(
+    tricks: tuple[Trick, ...], shown: tuple[tuple[Trick, ...], list[TrickView]]
+) -> list[TrickView]:
+    """The finished tricks' views: those of ``shown`` while its tricks begin these (a hand
+    adds a trick every four plays; showing all 25 anew in every state was most of a late
+    spectator view)."""
+    before, views = shown
+    kept = len(before) if tricks[: len(before)] == before else 0
+    return views[:kept] + [
+        TrickView(
+            plays=[PlayView(seat=p.seat, cards=list(p.cards)) for p in t.plays],
+            winner=t.winner,
+            points=t.points,
+        )
+        for t in tricks[kept:]
+    ]
 
 
 def _declarers(state: ShengjiState) -> int | None:
