@@ -97,13 +97,19 @@ def _hand_bids(hand: tuple[str, ...], seat: int, level: int, joker_policy: str) 
     # the same cards: its bids are read from them once.
     nt_level = level == NT_LEVEL
     out = []
-    for card, held in sorted(Counter(hand).items()):
-        if not is_joker(card) and RANK_NUMBER[card[1:]] != level:
-            continue
+    bid_cards = _bid_cards(level)
+    for card, held in sorted(Counter(c for c in hand if c in bid_cards).items()):
         for count in range(1, held + 1):
             if not is_joker(card) or _joker_bid_ok(card, count, joker_policy, nt_level):
                 out.append(Bid(seat, card, count))
     return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def _bid_cards(level: int) -> frozenset[str]:
+    """The cards a bid may be made of at ``level``: its level cards and the jokers (a hand
+    is mostly other cards, passed over without being counted)."""
+    return frozenset(c for c in full_pack() if is_joker(c) or RANK_NUMBER[c[1:]] == level)
 
 
 def legal_bids(state: ShengjiState, seat: int) -> list[Bid]:

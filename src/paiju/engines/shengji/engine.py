@@ -35,7 +35,6 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.core.errors import IllegalAction
-from paiju.core.memo import LastOf
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import EngineDefaults, Event, MatchInfo, Options, Step
@@ -73,7 +72,7 @@ from paiju.engines.shengji.schema import (
 )
 from paiju.engines.shengji.shapes import effective_suit
 from paiju.engines.shengji.state import Bid, ShengjiState, changed, with_hand
-from paiju.engines.shengji.view import Shared, build_view, public_parts
+from paiju.engines.shengji.view import SpectatorViews, build_view
 
 #: The action kinds each phase takes.
 _PHASE_KINDS = {
@@ -93,7 +92,7 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
     def __init__(self) -> None:
         # What every viewer of the last state viewed shares (a table views a state for each
         # viewer in a row); one engine per table, so per table and no global state.
-        self._shared: LastOf[ShengjiState, Shared] = LastOf(public_parts)
+        self._shared = SpectatorViews(_acting)
 
     def normalize_options(self, raw: Options) -> dict[str, Any]:
         return normalize(raw)
@@ -133,10 +132,7 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
         return state.version
 
     def to_act(self, state: ShengjiState) -> frozenset[Seat]:
-        found: frozenset[Seat] | None = state.derived.get("to_act")
-        if found is None:  # asked for by every check, list and view of the state
-            found = state.derived["to_act"] = _to_act(state)
-        return found
+        return _acting(state)
 
     def legal_actions(self, state: ShengjiState, seat: Seat) -> frozenset[Action]:
         return _listed(state, seat)[0]
@@ -197,9 +193,8 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
         """
         legal: list[str] = []
         complete = True
-        if seat is not None and seat in self.to_act(state):
-            listed, complete = _listed(state, seat)
-            legal = sorted(notation.format_action(a) for a in listed)
+        if seat is not None and seat in _acting(state):
+            legal, complete = _shown(state, seat)
         scores = self.scores(state) if state.phase == "over" else ()  # shown only then
         return build_view(
             state, seat, legal, complete, self.to_act(state), scores, self._shared
@@ -278,6 +273,13 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
         return notation.format_action(action)
 
 
+def _acting(state: ShengjiState) -> frozenset[Seat]:
+    found: frozenset[Seat] | None = state.derived.get("to_act")
+    if found is None:  # asked for by every check, list and view of the state
+        found = state.derived["to_act"] = _to_act(state)
+    return found
+
+
 def _to_act(state: ShengjiState) -> frozenset[Seat]:
     if state.phase in BID_PHASES:
         return bidders_to_ask(state)
@@ -311,9 +313,46 @@ def _listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action], bool]:
     return found
 
 
+def _shown(state: ShengjiState, seat: Seat) -> tuple[list[str], bool]:
+    """The seat's listed actions in notation, sorted, for its view (shared by the views of
+    the state, which are only read), and whether they are all it may do."""
+    key = ("shown", seat)
+    found: tuple[list[str], bool] | None = state.derived.get(key)
+    if found is None:
+        listed, complete = _listed(state, seat)
+        found = state.derived[key] = sorted(map(notation.format_action, listed)), complete
+    return found
+
+
+#: The memo entries of a seat that depend only on the phase, the seat's hand, the bids and
+#: the options (``legal_bids``), while the seat is still asked.
+_BID_MEMOS = ("listed", "shown")
+
+
+def _carry_bid_lists(old: ShengjiState, new: ShengjiState) -> None:
+    """Hand ``new`` the bidding lists ``old`` worked out for the seats it still asks, when
+    the answer between them (a pass that left the window open) changed neither the hands
+    nor the bids: each of the four answers of a window would otherwise work out again the
+    lists of the seats yet to answer."""
+    if (
+        new.phase != old.phase
+        or new.hands is not old.hands
+        or new.bids is not old.bids
+        or new.level != old.level
+        or new.options is not old.options
+    ):
+        return
+    memo, held = new.derived, old.derived
+    for seat in _acting(new) & _acting(old):  # asked in both: the lists are alike
+        for name in _BID_MEMOS:
+            found = held.get((name, seat))
+            if found is not None:
+                memo[name, seat] = found
+
+
 def _work_out_listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action], bool]:
     if state.phase in BID_PHASES:
-        if seat not in bidders_to_ask(state):
+        if seat not in _acting(state):
             return frozenset(), True
         bids = legal_bids(state, seat)
         return frozenset({Action("pass"), *(make("bid", [b.card] * b.count) for b in bids)}), True
@@ -351,6 +390,7 @@ def _exchanger(state: ShengjiState) -> int:
 def _apply_bid(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiState]:
     """A (checked) ``pass`` or ``bid`` in a bidding window of the deal or of a kitty theft."""
     events: list[Event] = []
+    old = state
     if action.kind == "pass":
         state = changed(state, asked=(*state.asked, seat))
     else:
@@ -368,7 +408,10 @@ def _apply_bid(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiSt
             exchanger=new.exchanger,
         )
         events.append(Event("trump", trump))
-    return Step(new.bump(), tuple(events))
+    new = new.bump()
+    if new.phase in BID_PHASES:
+        _carry_bid_lists(old, new)
+    return Step(new, tuple(events))
 
 
 def _apply_friend(state: ShengjiState, action: Action) -> Step[ShengjiState]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from paiju.engines.shengji.cards import LEVEL_NAME
@@ -27,10 +28,12 @@ from paiju.engines.shengji.schema import (
     ThrowFailureView,
     TrickView,
 )
-from paiju.engines.shengji.state import ShengjiState, ThrowFailure
+from paiju.engines.shengji.state import ShengjiState, ThrowFailure, Trick
 
-#: The public keys of every view of a state: those before ``hand`` and those after.
-Shared = tuple[dict[str, Any], dict[str, Any]]
+#: Every view of a state as a spectator sees it, keys in the view's order: a viewer's view
+#: is a copy with its own keys set (``build_view``).
+Shared = dict[str, Any]
+
 
 def build_view(
     state: ShengjiState,
@@ -45,20 +48,17 @@ def build_view(
     when ``legal_complete``.
 
     What every viewer sees alike (``public_parts``) is built once per state when
-    ``shared_of`` remembers it (the engine's ``LastOf``), and shared by the views, which are
-    only read (encoded, digested); the keys keep their order."""
-    before_hand, after_hand = (shared_of or public_parts)(state)
-    view: ShengjiView = {
-        "variant": "shengji",
-        "phase": state.phase,
-        "seat": seat,
-        "to_act": sorted(to_act),
-        "legal": legal,
-        "legal_complete": legal_complete,
-        **before_hand,  # type: ignore[typeddict-item]  # the shared keys, unpacked
-        "hand": list(_in_trump_order(state.hands[seat], state.ctx)) if seat is not None else [],
-        **after_hand,
-    }
+    ``shared_of`` remembers it (the engine's ``LastOf``, built with the same ``to_act``),
+    and each view is a copy of it with the viewer's own keys set: copying a dict keeps its
+    keys' order, and setting a key it has keeps that key's place. The values are shared by
+    the views, which are only read (encoded, digested)."""
+    shared = shared_of(state) if shared_of is not None else public_parts(state, to_act)
+    view: ShengjiView = shared.copy()  # type: ignore[assignment]  # every key, in order
+    if seat is not None:
+        view["seat"] = seat
+        view["legal"] = legal
+        view["legal_complete"] = legal_complete
+        view["hand"] = list(_in_trump_order(state.hands[seat], state.ctx))
     holder = state.exchanger if state.exchanger is not None else state.landlord
     if state.phase == "over" or (seat is not None and seat == state.landlord and state.kitty):
         view["kitty"] = list(state.kitty) if seat == state.landlord else []
@@ -82,8 +82,20 @@ def _in_trump_order(hand: tuple[str, ...], ctx: TrumpContext) -> tuple[str, ...]
     return tuple(sorted(hand, key=ctx.sort_key))
 
 
-def public_parts(state: ShengjiState) -> Shared:
-    before_hand = {
+def public_parts(
+    state: ShengjiState,
+    to_act: Iterable[int],
+    shown: tuple[tuple[Trick, ...], list[TrickView]] = ((), []),
+) -> Shared:
+    """The view of a spectator (no seat, no legal actions, no hand). ``shown``: tricks and
+    their views from an earlier state of the hand, kept where this state has the same."""
+    return {
+        "variant": "shengji",
+        "phase": state.phase,
+        "seat": None,
+        "to_act": sorted(to_act),
+        "legal": [],
+        "legal_complete": True,
         "options": dict(state.options),
         "hand_no": state.hand_no,
         "levels": [LEVEL_NAME[v] for v in state.levels],
@@ -99,25 +111,75 @@ def public_parts(state: ShengjiState) -> Shared:
         "flipped": list(state.flipped),
         "dealt": state.dealt,
         "hand_counts": [len(h) for h in state.hands],
-    }
-    after_hand = {
+        "hand": [],
         "leader": state.leader,
         "trick": [PlayView(seat=p.seat, cards=list(p.cards)) for p in state.trick],
         "lead_format": [[u.width, u.length] for u in state.lead_units],
-        "tricks": [
-            TrickView(
-                plays=[PlayView(seat=p.seat, cards=list(p.cards)) for p in t.plays],
-                winner=t.winner,
-                points=t.points,
-            )
-            for t in state.tricks
-        ],
+        "tricks": _tricks(state.tricks, shown),
         "attacker_points": state.attacker_points,
         "penalty": state.penalty,
         "throw_failures": [_failure(f, state) for f in state.failures],
         "buried_count": len(state.buried),
     }
-    return before_hand, after_hand
+
+
+#: Every field ``public_parts`` reads, directly or through the state's methods and cached
+#: values: two states equal in all of them have the same public parts but for ``to_act``.
+PUBLIC_FIELDS = (
+    "phase", "options", "hand_no", "levels", "level", "landlord", "exchanger", "friend",
+    "friend_seen", "friend_seat", "trump_suit", "trump_set", "bids", "flipped", "dealt",
+    "hands", "leader", "trick", "lead_units", "tricks", "attacker_points", "penalty",
+    "failures", "buried",
+)
+_public_fields = attrgetter(*PUBLIC_FIELDS)
+
+
+class SpectatorViews:
+    """The spectator view (``public_parts``) of the last state asked, for one table's
+    engine: its viewers are shown each state in a row. Kept from the state before when
+    nothing public changed (a pass in a bidding window changes only who is to act): only
+    ``to_act`` is set anew."""
+
+    __slots__ = ("_public", "_shared", "_state", "_to_act")
+
+    def __init__(self, to_act: Callable[[ShengjiState], Iterable[int]]) -> None:
+        self._to_act = to_act
+        self._state: ShengjiState | None = None
+        self._public: tuple[Any, ...] = ()
+        self._shared: Shared = {}
+
+    def __call__(self, state: ShengjiState) -> Shared:
+        if state is self._state:
+            return self._shared
+        public = _public_fields(state)
+        if self._state is not None and public == self._public:
+            shared = self._shared.copy()
+            shared["to_act"] = sorted(self._to_act(state))
+        elif self._state is not None:
+            shown = self._state.tricks, self._shared["tricks"]
+            shared = public_parts(state, self._to_act(state), shown)
+        else:
+            shared = public_parts(state, self._to_act(state))
+        self._state, self._public, self._shared = state, public, shared
+        return shared
+
+
+def _tricks(
+    tricks: tuple[Trick, ...], shown: tuple[tuple[Trick, ...], list[TrickView]]
+) -> list[TrickView]:
+    """The finished tricks' views: those of ``shown`` while its tricks begin these (a hand
+    adds a trick every four plays; showing all 25 anew in every state was most of a late
+    spectator view)."""
+    before, views = shown
+    kept = len(before) if tricks[: len(before)] == before else 0
+    return views[:kept] + [
+        TrickView(
+            plays=[PlayView(seat=p.seat, cards=list(p.cards)) for p in t.plays],
+            winner=t.winner,
+            points=t.points,
+        )
+        for t in tricks[kept:]
+    ]
 
 
 def _declarers(state: ShengjiState) -> int | None:
