@@ -17,7 +17,7 @@ from paiju.engines.base import EngineDefaults, MatchInfo
 from paiju.engines.dragon import rules
 from paiju.engines.dragon.actions import Arrange, DeclareBust, format_action, parse_action
 from paiju.engines.dragon.engine import DragonEngine
-from paiju.engines.dragon.rules import PAIR_SETS, SINGLE_POINTS, SINGLE_RANKS, ScoringOptions
+from paiju.engines.dragon.rules import ScoringOptions
 from paiju.engines.dragon.solver import (
     PAIRS,
     best_leftover,
@@ -26,19 +26,9 @@ from paiju.engines.dragon.solver import (
     solve,
 )
 from paiju.engines.dragon.state import DragonState
-from paiju.engines.dragon.tiles import FULL_SET
+from tests.engines.dragon.strategies import all_options, hands
 
 ENGINE = DragonEngine()
-hands = st.permutations(FULL_SET).map(lambda deck: tuple(sorted(deck[:8])))
-all_options = st.builds(
-    ScoringOptions,
-    specials=st.booleans(),
-    pair_set=st.sampled_from(PAIR_SETS),
-    single_points=st.sampled_from(SINGLE_POINTS),
-    single_rank=st.sampled_from(SINGLE_RANKS),
-    zero_tiebreak=st.booleans(),
-    gee_joon_wild=st.booleans(),
-)
 
 
 def deal(options: dict[str, Any], seed: int) -> DragonState:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.engines.dragon.rules import PAIR_SETS, SINGLE_POINTS, SINGLE_RANKS, ScoringOptions
+from paiju.engines.dragon.rules import ScoringOptions
 from paiju.engines.dragon.scoring import leftover_key
 from paiju.engines.dragon.solver import (
     Solution,
@@ -20,20 +20,10 @@ from paiju.engines.dragon.solver import (
     lay_chain,
     solve,
 )
-from paiju.engines.dragon.tiles import BY_CODE, FULL_SET, Kind, kind_of
+from paiju.engines.dragon.tiles import BY_CODE, Kind, kind_of
 from tests.engines.dragon.brute import brute_arrangements, brute_best
+from tests.engines.dragon.strategies import all_options, hands
 from tests.scale import examples
-
-hands = st.permutations(FULL_SET).map(lambda deck: tuple(sorted(deck[:8])))
-all_options = st.builds(
-    ScoringOptions,
-    specials=st.booleans(),
-    pair_set=st.sampled_from(PAIR_SETS),
-    single_points=st.sampled_from(SINGLE_POINTS),
-    single_rank=st.sampled_from(SINGLE_RANKS),
-    zero_tiebreak=st.booleans(),
-    gee_joon_wild=st.booleans(),
-)
 
 
 def hand_of(codes: str) -> tuple[Kind, ...]:
