@@ -23,7 +23,6 @@ from paiju.engines.shengji.cards import NT_LEVEL, RANK_NUMBER, full_pack, is_jok
 from paiju.engines.shengji.engine import ShengjiEngine, _work_out_listed
 from paiju.engines.shengji.options import context
 from paiju.engines.shengji.state import (
-    _CACHED,
     _FIELD_NAMES,
     _KEPT_UNLESS,
     Bid,
@@ -61,7 +60,8 @@ def test_a_copy_keeps_the_option_values_and_the_context_of_unchanged_fields() ->
 def test_a_copy_holds_the_fields_and_only_the_values_it_may_keep() -> None:
     state = _state()
     _ = state.opts, state.ctx, state.friends_mode, state.derived
-    assert set(_CACHED) == {"opts", "ctx", "friends_mode", "derived"}
+    cached = {n for n, v in vars(ShengjiState).items() if isinstance(v, cached_property)}
+    assert cached == {"opts", "ctx", "friends_mode", "derived"}
     for changes in ({}, {"level": 4}, {"options": state.options}):
         copy = changed(state, **changes)
         kept = {name for name, source in _KEPT_UNLESS.items() if source.isdisjoint(changes)}

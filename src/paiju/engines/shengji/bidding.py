@@ -157,12 +157,8 @@ def advance_deal(state: ShengjiState) -> ShengjiState:
         for i in range(SEATS):
             seat = (state.deal_start + i) % SEATS
             hands[seat] = sort_cards((*hands[seat], state.deck[state.dealt + i]))
-        state = _replace(state, hands=tuple(hands), dealt=state.dealt + SEATS, asked=())
+        state = changed(state, hands=tuple(hands), dealt=state.dealt + SEATS, asked=())
     return state
-
-
-def _replace(state: ShengjiState, **changes: object) -> ShengjiState:
-    return changed(state, **changes)  # type: ignore[arg-type]
 
 
 #: Domain label of a fair redeal's key (docs/fairness.md, "Redeals").
@@ -199,7 +195,7 @@ def _close_bidding(state: ShengjiState) -> ShengjiState:
         return _to_bury(state, state.landlord, None, kitty, ())
     if state.landlord is None:
         deck = new_deck(state.deck, state.deal_scheme)
-        return _replace(
+        return changed(
             state, deck=deck, dealt=0, hands=((),) * SEATS, asked=(), redeals=state.redeals + 1
         )
     suit, flipped = flip_kitty(kitty, state.level, state.opts["kitty_bid_policy"])
@@ -234,7 +230,7 @@ def _to_bury(
 ) -> ShengjiState:
     hands = list(state.hands)
     hands[landlord] = sort_cards((*hands[landlord], *kitty))
-    return _replace(
+    return changed(
         state,
         phase="bury",
         landlord=landlord,
@@ -252,15 +248,16 @@ def after_burial(state: ShengjiState) -> ShengjiState:
     """The kitty is buried: open a theft window (option ``kitty_theft``, only when the trump
     came from a bid), else start play with the landlord leading."""
     if state.opts["kitty_theft"] and state.bids and not state.flipped:
-        return _replace(state, phase="theft", asked=(), theft_from=len(state.bids))
+        return changed(state, phase="theft", asked=(), theft_from=len(state.bids))
     return start_play(state)
 
 
 def start_play(state: ShengjiState) -> ShengjiState:
     """Play starts with the landlord leading; in Finding Friends it first names a friend."""
     if state.friends_mode and state.friend is None:
-        return _replace(state, phase="friend", asked=())
-    return _replace(state, phase="play", leader=state.landlord, asked=())
+        return changed(state, phase="friend", asked=())
+    assert state.landlord is not None, "play starts once bidding has made a landlord"
+    return changed(state, phase="play", leader=state.landlord, asked=())
 
 
 def close_theft(state: ShengjiState) -> ShengjiState:
@@ -274,6 +271,6 @@ def close_theft(state: ShengjiState) -> ShengjiState:
     hands = list(state.hands)
     hands[win.seat] = sort_cards((*hands[win.seat], *state.buried))
     suit = None if is_joker(win.card) else win.card[0]
-    return _replace(
+    return changed(
         state, phase="bury", exchanger=win.seat, trump_suit=suit, buried=(), hands=tuple(hands)
     )
