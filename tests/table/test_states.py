@@ -4,6 +4,8 @@ data can name no class outside the engine's own package."""
 from __future__ import annotations
 
 import json
+import math
+from dataclasses import dataclass
 
 import pytest
 
@@ -71,3 +73,25 @@ def test_rooms_of_one_variant_share_a_reader_that_still_refuses_what_it_refused(
         reader.decode({"D": "subprocess:Popen", "F": []})
     with pytest.raises(StateCodecError):
         reader.decode({"D": "subprocess:Popen", "F": []})
+
+
+@dataclass(frozen=True)
+class Odds:
+    """A state holding floats, as an engine's might."""
+
+    odds: tuple[float, ...]
+    weight: float
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_a_float_that_json_cannot_hold_is_refused_wherever_it_is(bad: float) -> None:
+    # The ledger does not search a snapshot's state for a NaN: the codec must refuse it.
+    for value in (bad, (1, bad), Odds((0.5, bad), 1.0), Odds((0.5,), bad), ((1,), (2.0, bad)),
+                  frozenset({bad}), [bad], {"k": bad}):
+        with pytest.raises(StateCodecError):
+            encode_state(value)
+
+
+def test_finite_floats_are_written_as_themselves() -> None:
+    assert encode_state(Odds((0.5, 1, -2.25), 1e-7)) == {
+        "D": "tests.table.test_states:Odds", "F": [[0.5, 1, -2.25], 1e-7]}

@@ -21,6 +21,9 @@ from paiju.table.records import Record, record_body
 from paiju.table.seats import Seats
 from paiju.table.states import StateCodecError, encode_state
 
+#: A snapshot's field written by ``encode_state``, which refuses a NaN or an infinity.
+_STATE = ("state",)
+
 
 class Keeping:
     """Records, snapshots and client seeds."""
@@ -49,9 +52,10 @@ class Keeping:
         """Each finished hand's scores."""
         return self.match.hand_scores
 
-    def _persist(self, record: Record) -> Persist:
-        """``record`` as the next entry of the room's chain, with the open deadlines."""
-        entry = self.ledger.append(record.kind, record_body(record))
+    def _persist(self, record: Record, finite: tuple[str, ...] = ()) -> Persist:
+        """``record`` as the next entry of the room's chain, with the open deadlines
+        (``finite``: its fields known to hold no NaN or infinity, see ``canonical``)."""
+        entry = self.ledger.append(record.kind, record_body(record), finite)
         deadlines = self.decisions.deadlines() if self.phase == PLAYING else {}
         return Persist(record, entry, deadlines)
 
@@ -91,7 +95,9 @@ class Keeping:
             answered=tuple(sorted(self.decisions.answered)),
             dealt=tuple(s.stored() for s in self.match.dealt_seeds),
         )
-        return [self._persist(snapshot)]
+        # The state's floats were checked as it was written (a null in it is a None): only
+        # the rest of the snapshot is searched for a NaN.
+        return [self._persist(snapshot, finite=_STATE)]
 
     def _seed(self, seat: Seat, hand: int, seed: str, now: float) -> list[Effect]:
         """Take the seat's client seed for the next hand to be dealt."""

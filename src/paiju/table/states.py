@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import math
 from typing import Any
 
 #: Modules whose dataclasses any engine's state may hold besides its own package's.
@@ -29,28 +30,37 @@ class StateCodecError(ValueError):
     """A state that this codec cannot write, or data it will not read."""
 
 
-#: Values written as themselves (exact types: a subclass such as an enum goes the long way).
+#: Values read as themselves (exact types: a subclass goes the long way).
 SCALARS = frozenset({type(None), bool, int, float, str})
+#: Values written as themselves: the scalars but floats, which are checked (an enum, or any
+#: other subclass, goes the long way too).
+PLAIN = frozenset({type(None), bool, int, str})
 
 
 def encode_state(value: Any) -> Any:
-    """``value`` as JSON data. Raises ``StateCodecError`` for a type it does not know."""
+    """``value`` as JSON data. Raises ``StateCodecError`` for a type it does not know, and for
+    a float that is not finite: JSON has no NaN or infinity, and data known to hold none
+    spares the chain's canonical JSON its search for them (``canonical``'s ``finite``)."""
     kind = type(value)
-    if kind in SCALARS:
+    if kind in PLAIN:
         return value
     if kind is tuple:
         # The common case (walls, hands, rivers): a tuple of scalars is copied, not walked
         # (its items' types are checked at C speed).
-        if SCALARS.issuperset(map(type, value)):
+        if PLAIN.issuperset(map(type, value)):
             return list(value)
-        return [v if type(v) in SCALARS else encode_state(v) for v in value]
+        return [v if type(v) in PLAIN else encode_state(v) for v in value]
     plan = _dataclass_plan(kind)
     if plan is not None:
         tag, fields = plan
         # A field that is a scalar (most are) is copied without a call.
         found = [getattr(value, name) for name in fields]
-        return {"D": tag, "F": [v if type(v) in SCALARS else encode_state(v) for v in found]}
-    if isinstance(value, bool | int | float | str):
+        return {"D": tag, "F": [v if type(v) in PLAIN else encode_state(v) for v in found]}
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise StateCodecError(f"cannot store {value} in a state snapshot (JSON has none)")
+        return value
+    if isinstance(value, bool | int | str):
         return value
     if isinstance(value, tuple):
         return [encode_state(v) for v in value]
