@@ -121,3 +121,56 @@ def test_a_missing_snapshot_is_refused(store: SqliteStore) -> None:
     store._db.execute("DELETE FROM entries WHERE room_id = 'r1' AND n = ?", (snap,))
     with pytest.raises(Damaged, match="snapshot is missing"):
         restore_room(store, "r1", make, 0.0, 0.0)
+
+
+def during_hand(store: SqliteStore, actions: int) -> Table:
+    """A room of ann and bob stored as it is played: ``actions`` actions of hand 0."""
+    created = RoomCreated("r1", "race", OPTIONS, "seed", {}, 1.0, "fair-v1")
+    table = make(created)
+    effects: list[Effect] = table.open_room(created)
+    effects += table.handle(None, Join("ann"), 0.0) + table.handle(None, Join("bob"), 0.0)
+    effects += table.handle(0, Ready(), 0.0) + table.handle(1, Ready(), 0.0)
+    for _ in range(actions):
+        seat = min(table.decisions.waiting)
+        legal = sorted(table.engine.legal_actions(table.state, seat))
+        effects += table.handle(seat, Act(table.shown_version(seat), legal[0]), 0.0)
+    write_effects(store, "r1", effects)
+    return table
+
+
+def snapshots(store: SqliteStore) -> tuple[int, list[int]]:
+    """The room's ``snapshot_n`` and the numbers of its snapshot entries."""
+    pointer = store._db.execute("SELECT snapshot_n FROM rooms WHERE room_id = 'r1'").fetchone()
+    found = [e.entry.n for e in store.entries("r1") if e.entry.kind == "snapshot"]
+    return int(pointer[0]), found
+
+
+def test_a_restore_during_a_hand_reads_from_the_hands_last_snapshot(store: SqliteStore
+                                                                    ) -> None:
+    table = during_hand(store, 5)  # snapshots: the hand's first, after actions 2 and 4
+    pointer, found = snapshots(store)
+    assert len(found) == 3 and pointer == found[0]  # the row moves at the hand's start only
+    read = [e.entry.n for e in store.restore_entries("r1")]
+    assert read == [0, *range(found[-1], store.entries("r1")[-1].entry.n + 1)]
+    assert store.entries("r1")[read[1]].entry.kind == "snapshot"
+    back = restore_room(store, "r1", make, 0.0, 0.0).table
+    assert (back.state, back.seq, back.ledger.head) == (table.state, table.seq,
+                                                        table.ledger.head)
+
+
+def test_a_database_pointing_at_its_last_snapshot_reads_the_same(store: SqliteStore) -> None:
+    # Older releases moved snapshot_n with every snapshot.
+    during_hand(store, 5)
+    before = store.restore_entries("r1")
+    last = snapshots(store)[1][-1]
+    store._db.execute("UPDATE rooms SET snapshot_n = ? WHERE room_id = 'r1'", (last,))
+    assert store.restore_entries("r1") == before
+
+
+def test_a_missing_last_snapshot_during_a_hand_is_refused(store: SqliteStore) -> None:
+    during_hand(store, 5)
+    last = snapshots(store)[1][-1]
+    store._db.execute("DELETE FROM entries WHERE room_id = 'r1' AND n = ?", (last,))
+    with pytest.raises(Damaged) as caught:
+        restore_room(store, "r1", make, 0.0, 0.0)
+    assert caught.value.n == last and "missing" in caught.value.reason
