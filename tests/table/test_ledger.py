@@ -3,6 +3,7 @@ any data; what the standard library refuses (NaN, infinities) is refused."""
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import json
 import math
@@ -174,3 +175,16 @@ def test_nan_outside_the_values_known_to_be_finite_is_refused(bad: float) -> Non
 def test_a_text_with_a_minus_but_no_exponent_is_written_fast_and_alike() -> None:
     data = {"a": -1, "b": "x-y", "c": [1e-07, -2.5e-05], "d": "e-mail"}
     assert canonical(data) == standard(data)
+
+
+def test_an_entry_is_a_frozen_record_of_its_fields() -> None:
+    entry = Entry(3, "action", "{}", "0" * 64, "f" * 64)
+    assert (entry.n, entry.kind, entry.body, entry.prev, entry.hash) == (
+        3, "action", "{}", "0" * 64, "f" * 64)
+    assert entry == Entry(3, "action", "{}", "0" * 64, "f" * 64)
+    assert entry != Entry(4, "action", "{}", "0" * 64, "f" * 64)
+    assert len({entry, Entry(3, "action", "{}", "0" * 64, "f" * 64)}) == 1
+    assert repr(entry).startswith("Entry(n=3, kind='action'")
+    with pytest.raises(AttributeError):
+        entry.n = 4  # type: ignore[misc]
+    assert dataclasses.replace(entry, n=5).n == 5

@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 
 from paiju.table.ledger import Ledger
-from paiju.table.records import DealRecord, RoomStatus, Snapshot, parse_record, record_body
+from paiju.table.records import (
+    ActionRecord,
+    DealRecord,
+    RoomStatus,
+    Snapshot,
+    parse_record,
+    record_body,
+)
 
 
 def read_back(record: object) -> object:
@@ -42,3 +49,15 @@ def test_empty_lists_read_back_as_empty_tuples() -> None:
     status = RoomStatus(phase="waiting", totals=(), seats=())
     again = read_back(status)
     assert again == status and isinstance(again, RoomStatus) and again.totals == ()
+
+
+def test_a_body_holds_the_fields_of_its_record_and_nothing_else() -> None:
+    record = ActionRecord(0, 3, 1, "play 5", "player", 9)
+    assert record_body(record) == {"hand": 0, "seq": 3, "seat": 1, "action": "play 5",
+                                   "source": "player", "version": 9}
+    body = record_body(record)
+    body["seq"] = 4  # a copy: the record is unchanged
+    assert record.seq == 3
+    object.__setattr__(record, "cached", "kept by something else")  # not a field
+    assert record_body(record) == {"hand": 0, "seq": 3, "seat": 1, "action": "play 5",
+                                   "source": "player", "version": 9}

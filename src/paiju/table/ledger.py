@@ -30,6 +30,7 @@ import orjson
 CHAIN_DOMAIN = b"paiju-chain-v1\x00"
 #: ``prev`` of entry 0.
 GENESIS_PREV = "0" * 64
+_set = object.__setattr__
 
 
 def canonical(data: Mapping[str, Any], finite: Collection[str] = ()) -> str:
@@ -129,7 +130,7 @@ def _long_number(body: str) -> bool:
         _LONG_NUMBER) >= 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Entry:
     """One record of a room's chain, as stored."""
 
@@ -138,6 +139,13 @@ class Entry:
     body: str
     prev: str
     hash: str
+
+    def __init__(self, n: int, kind: str, body: str, prev: str, hash: str) -> None:
+        # The fields in one step: a frozen dataclass's own ``__init__`` sets each through
+        # ``object.__setattr__`` (0.7 us against 1.2; an entry is made for every record
+        # stored and for every one a restart reads).
+        _set(self, "__dict__", {"n": n, "kind": kind, "body": body, "prev": prev,
+                                "hash": hash})
 
     def data(self) -> dict[str, Any]:
         """The body parsed: by orjson (a restart reads a few records of every room, and

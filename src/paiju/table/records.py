@@ -142,8 +142,16 @@ _FIELD_NAMES = {cls: tuple(fields) for cls, fields in _KEEPS_LISTS.items()}
 
 def record_body(record: Record) -> dict[str, Any]:
     """The JSON data of ``record``, its fields as they are (JSON writes tuples as lists);
-    no deep copy: the body is serialized at once (``Ledger.append``)."""
-    return {name: getattr(record, name) for name in _FIELD_NAMES[type(record)]}
+    no deep copy: the body is serialized at once (``Ledger.append``).
+
+    A record's fields are all ``__init__`` fields and they are all its instance dict holds:
+    a copy of the dict is a sixth of the cost of asking for each field (1.5 us a record, one
+    or two an action). Anything else kept in the dict is left out, the slow way."""
+    body = record.__dict__.copy()
+    names = _FIELD_NAMES[type(record)]
+    if len(body) != len(names):
+        return {name: getattr(record, name) for name in names}
+    return body
 
 
 def _tuples(value: list[Any]) -> tuple[Any, ...]:
