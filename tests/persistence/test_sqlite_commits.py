@@ -1,6 +1,7 @@
 """What SQLite has acknowledged is stored: an entry appended alone (one statement, no
-explicit transaction) or with others (one transaction) is found after the writing process
-is killed with SIGKILL before it closes the database; the deadlines read back as written."""
+explicit transaction), entries appended alone together (one statement of several rows) or
+with others (one transaction) are found after the writing process is killed with SIGKILL
+before it closes the database; the deadlines read back as written."""
 
 from __future__ import annotations
 
@@ -34,6 +35,10 @@ WRITE_THEN_DIE = textwrap.dedent("""
     snapshot = Snapshot(0, (0, 0), {}, (), 301, 301, ())
     items = [(r, writer.ledger.append(r.kind, {"record": r.kind}), {}) for r in (action, snapshot)]
     store.append_many("r1", items)  # together: one transaction
+    action = ActionRecord(0, 302, 0, "go", "player", 302)
+    during = Snapshot(0, (0, 0), {}, (), 302, 302, (), state=[1, None])
+    items = [(r, writer.ledger.append(r.kind, {"record": r.kind}), {}) for r in (action, during)]
+    store.append_many("r1", items)  # entries alone: one INSERT of both rows
     print("acknowledged", flush=True)
     os.kill(os.getpid(), signal.SIGKILL)  # no close: the log is not checkpointed
 """)
@@ -49,10 +54,10 @@ def test_acknowledged_entries_survive_a_kill_9_of_the_writer(tmp_path: Path) -> 
     assert Path(f"{path}-wal").exists()  # what was committed is still in the log
     store = SqliteStore(path)
     entries = store.entries("r1")
-    assert [e.entry.n for e in entries] == list(range(303))
+    assert [e.entry.n for e in entries] == list(range(305))
     assert entries[300].deadlines == {0: 1e9 + 300}
-    assert [e.entry.kind for e in entries[-2:]] == ["action", "snapshot"]
-    assert [e.entry.n for e in store.restore_entries("r1")] == [0, 302]
+    assert [e.entry.kind for e in entries[-4:]] == ["action", "snapshot"] * 2
+    assert [e.entry.n for e in store.restore_entries("r1")] == [0, 304]
     store.close()
 
 
@@ -96,4 +101,28 @@ def test_a_transaction_block_whose_commit_fails_is_rolled_back(tmp_path: Path) -
         store._db.execute("INSERT INTO tokens VALUES ('t', 'no-such-room', 0)")
     assert not store._db.in_transaction
     assert store.find_token("t") is None
+    store.close()
+
+
+def test_entries_written_in_one_statement_are_stored_all_or_none(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    writer = Writer(store, "r1")
+    writer.add(created())
+    writer.add(ActionRecord(0, 1, 0, "go", "player", 1))
+    stored = store.entries("r1")[-1].entry
+    action = ActionRecord(0, 2, 1, "go", "player", 2)
+    during = Snapshot(0, (0, 0), {}, (), 2, 2, (), state=[2])
+    fresh = writer.ledger.append(action.kind, {"record": action.kind})
+    # the second row takes a number already stored: neither is written
+    with pytest.raises(sqlite3.IntegrityError):
+        store.append_many("r1", [(action, fresh, {1: 5.0}), (during, stored, {})])
+    assert not store._db.in_transaction
+    assert [e.entry.n for e in store.entries("r1")] == [0, 1]
+    after = writer.ledger.append(during.kind, {"record": during.kind})
+    store.append_many("r1", [(action, fresh, {1: 5.0}), (during, after, {})])
+    again = SqliteStore(tmp_path / "db.sqlite3")  # another connection: committed
+    read = again.entries("r1")
+    assert [(e.entry, e.deadlines) for e in read[2:]] == [(fresh, {1: 5.0}), (after, {})]
+    assert again._db.execute("SELECT snapshot_n FROM rooms").fetchone()[0] == 0
+    again.close()
     store.close()
