@@ -1,6 +1,6 @@
-"""Values handed from one state to the next: the option mapping and trump context that
-``changed`` carries, and the bidding lists a pass carries. Each must be what the new state
-would work out for itself."""
+"""Values handed from one state to the next or kept for a state: the option mapping and
+trump context that ``changed`` carries, the bidding lists a pass carries, the follow position
+a state keeps. Each must be what the new state would work out for itself."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ from paiju.engines.shengji.actions import Action
 from paiju.engines.shengji.bidding import _hand_bids, _joker_bid_ok
 from paiju.engines.shengji.cards import NT_LEVEL, RANK_NUMBER, full_pack, is_joker, sort_cards
 from paiju.engines.shengji.engine import ShengjiEngine, _work_out_listed
+from paiju.engines.shengji.follow import follow_error
 from paiju.engines.shengji.options import context
+from paiju.engines.shengji.play import follow_position
 from paiju.engines.shengji.state import (
     _FIELD_NAMES,
     _KEPT_UNLESS,
@@ -257,3 +259,38 @@ def test_one_engine_shows_hand_after_hand_as_fresh_engines_do() -> None:
         for state in _hand({"game_mode": "finding_friends"}, seed):
             for seat in (None, 0, 3):
                 assert engine.view(state, seat) == ShengjiEngine().view(_fresh(state), seat)
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"tractor_min_length": 3}, {"draw_policy": "no_format_draw"}]
+)
+def test_a_kept_follow_position_judges_as_a_fresh_check_does(options: dict[str, Any]) -> None:
+    """The follow position a state keeps (``play.follow_position``: worked out for the legal
+    list, used again by the check and the application of the answer) judges every seat's
+    plays, listed or not, as ``follow_error`` does on a fresh copy of the state."""
+    chooser = random.Random(5)
+    judged = 0
+    for state in _hand(options, 11):
+        if state.phase != "play" or not state.trick:
+            continue
+        _warm(state)
+        fresh = _fresh(state)
+        lead = fresh.lead_units
+        suit = fresh.ctx.suit_of(lead[0].cards[0])
+        size = sum(u.size for u in lead)
+        for seat in range(4):
+            hand = list(fresh.hands[seat])
+            plays = [a.cards for a in ENGINE.legal_actions(state, seat)]
+            plays += [tuple(chooser.sample(hand, min(size, len(hand)))) for _ in range(8)]
+            kept = follow_position(state, seat)
+            assert follow_position(state, seat) is kept
+            for play in plays:
+                alone = follow_error(
+                    lead, suit, hand, play, fresh.ctx,
+                    min_length=fresh.opts["tractor_min_length"],
+                    format_draw=fresh.opts["draw_policy"] != "no_format_draw",
+                )
+                verdict = kept.error(play)
+                assert (verdict and verdict.code) == (alone and alone.code), (seat, play)
+                judged += 1
+    assert judged > 500

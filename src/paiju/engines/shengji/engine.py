@@ -57,11 +57,10 @@ from paiju.engines.shengji.cards import (
     full_pack,
     remove_cards,
 )
-from paiju.engines.shengji.follow import follow_error
 from paiju.engines.shengji.friends import friend_choices
 from paiju.engines.shengji.legal import play_actions
 from paiju.engines.shengji.options import normalize
-from paiju.engines.shengji.play import final_points, hand_result, play_cards
+from paiju.engines.shengji.play import final_points, follow_position, hand_result, play_cards
 from paiju.engines.shengji.schema import (
     BuryEvent,
     CardsEvent,
@@ -371,15 +370,7 @@ def _work_out_listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action]
 
 def _follow_error(state: ShengjiState, seat: Seat, cards: tuple[str, ...]) -> IllegalAction | None:
     """Why ``cards`` may not follow the current trick (``None``: they may)."""
-    return follow_error(
-        state.lead_units,
-        state.ctx.suit_of(state.lead_units[0].cards[0]),
-        state.hands[seat],
-        cards,
-        state.ctx,
-        min_length=state.opts["tractor_min_length"],
-        format_draw=state.opts["draw_policy"] != "no_format_draw",
-    )
+    return follow_position(state, seat).error(cards)
 
 
 def _exchanger(state: ShengjiState) -> int:
