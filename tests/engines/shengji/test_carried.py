@@ -8,6 +8,7 @@ import pickle
 import random
 from collections import Counter
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -213,7 +214,9 @@ def test_a_pass_keeps_the_spectator_view_but_who_is_to_act() -> None:
     dealt = engine.apply(engine.apply(engine.apply(new, 1, Action("pass")).state, 2,
                                       Action("pass")).state, 3, Action("pass")).state
     shown = engine.view(dealt, None)
-    assert shown["dealt"] == before["dealt"] + 4 and shown["options"] is not before["options"]
+    assert shown["dealt"] == before["dealt"] + 4
+    assert shown["hand_counts"] is not before["hand_counts"]
+    assert shown["options"] is before["options"]  # the same options: their view is kept
     assert shown == ShengjiEngine().view(_fresh(dealt), None)
 
 
@@ -294,3 +297,42 @@ def test_a_kept_follow_position_judges_as_a_fresh_check_does(options: dict[str, 
                 assert (verdict and verdict.code) == (alone and alone.code), (seat, play)
                 judged += 1
     assert judged > 500
+
+
+def test_the_parts_kept_from_an_earlier_view_are_those_of_equal_fields() -> None:
+    """``public_parts`` keeps the options, bids, tricks and failed throws of an earlier view
+    only where this state's fields are alike (or, for tricks and failures, begin alike)."""
+    states = [s for seed in (1, 2, 4) for s in _hand({"reveal_throw_blocker": True}, seed)]
+    failed = [s for s in states if s.failures]
+    assert failed, "no failed throw in these hands"
+    pairs = [*pairwise(states), (failed[-1], states[0])]
+    pairs += [(states[0], failed[0]), (failed[0], failed[-1]), (failed[-1], failed[0])]
+    plain = [s for seed in (1, 2, 4) for s in _hand({}, seed) if s.failures]
+    assert plain, "no failed throw in these hands"
+    pairs += [(plain[-1], failed[-1]), (failed[-1], plain[-1])]  # the blocker shown or not
+    bid = next(s for s in states if s.bids)
+    moved = tuple(Bid((b.seat + 1) % 4, b.card, b.count) for b in bid.bids)
+    pairs.append((bid, changed(bid, bids=moved)))  # as many bids, by other seats
+    for earlier, state in pairs:
+        shown = public_parts(earlier, ENGINE.to_act(earlier))
+        kept = public_parts(state, ENGINE.to_act(state), (earlier, shown))
+        assert kept == public_parts(_fresh(state), ENGINE.to_act(state))
+        for name, field in [("options", "options"), ("bids", "bids")]:
+            same = getattr(earlier, field) == getattr(state, field)
+            assert (kept[name] is shown[name]) == same
+        begun = state.failures[: len(earlier.failures)] == earlier.failures
+        if earlier.failures and begun and earlier.options == state.options:
+            assert kept["throw_failures"][0] is shown["throw_failures"][0]
+
+
+def test_one_engine_shows_failed_throws_as_fresh_engines_do() -> None:
+    engine = ShengjiEngine()
+    shown = 0
+    for options in ({"reveal_throw_blocker": True}, {}):
+        for seed in (1, 2, 4):
+            for state in _hand(options, seed):
+                for seat in (None, 1):
+                    view = engine.view(state, seat)
+                    assert view == ShengjiEngine().view(_fresh(state), seat)
+                    shown += bool(view["throw_failures"])
+    assert shown
