@@ -93,6 +93,9 @@ def public_parts(
     adds tricks and failed throws."""
     earlier, shown = before if before is not None else (None, {})
     same_options = earlier is not None and earlier.options == state.options
+    failures: tuple[tuple[ThrowFailure, ...], list[ThrowFailureView]] = ((), [])
+    if earlier is not None and same_options:  # a failure's view shows an option
+        failures = earlier.failures, shown["throw_failures"]
     return {
         "variant": "shengji",
         "phase": state.phase,
@@ -128,9 +131,7 @@ def public_parts(
         ),
         "attacker_points": state.attacker_points,
         "penalty": state.penalty,
-        "throw_failures": _failures(
-            state, (earlier.failures, shown["throw_failures"]) if same_options else ((), [])
-        ),
+        "throw_failures": _failures(state, failures),
         "buried_count": len(state.buried),
     }
 
