@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import islice
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.engines.shengji.cards import CANON_ORDER, full_pack, sort_cards
+from paiju.engines.shengji.cards import CANON_ORDER, card_points, full_pack, sort_cards
 from paiju.engines.shengji.follow import (
     FollowPosition,
+    _bounded,
     _every,
+    _first_combos,
     follow_error,
     legal_follows,
     meets,
@@ -259,3 +262,32 @@ def test_the_follow_check_gives_the_verdicts_of_the_rule_as_first_written(
     for play in plays:
         error = position.error(play)
         assert (error and error.code) == _counted_error(position, play), play
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(seed=st.integers(0, 10**6), pool=st.integers(0, 25), size=st.integers(0, 8),
+       count=st.integers(0, 400))
+def test_the_first_plays_of_a_cut_list_are_those_multiset_combos_yields_first(
+    seed: int, pool: int, size: int, count: int
+) -> None:
+    cards = _deal(seed, pool)
+    cards.sort(key=lambda c: (c[0], len(c)))  # equal cards apart from each other, some
+    expected = list(islice(multiset_combos(cards, size), count))
+    assert _first_combos(cards, size, count) == expected
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(seed=st.integers(0, 10**6), pool=st.integers(0, 25), size=st.integers(0, 5),
+       limit=st.integers(1, 120))
+def test_a_cut_list_keeps_the_cheapest_plays_then_the_point_shedding_ones(
+    seed: int, pool: int, size: int, limit: int
+) -> None:
+    """``_bounded`` as first written with ``multiset_combos``: ``limit`` cheapest plays, then
+    ``limit // 4 + 1`` plays shedding points; every play when they are fewer."""
+    cards = _deal(seed, pool)
+    cheap = sorted(cards, key=lambda c: (L2H.is_trump(c), card_points(c) > 0, L2H.value(c), c))
+    dump = sorted(cards, key=lambda c: (L2H.is_trump(c), -card_points(c), L2H.value(c), c))
+    expected = list(islice(multiset_combos(cheap, size), limit))
+    if len(expected) == limit:
+        expected += islice(multiset_combos(dump, size), limit // 4 + 1)
+    assert _bounded(cards, size, L2H, limit) == expected

@@ -274,18 +274,46 @@ def _every(
 
 def _bounded(pool: list[str], size: int, ctx: TrumpContext, limit: int) -> list[tuple[str, ...]]:
     cheap = sorted(pool, key=lambda c: _cheap(c, ctx))
-    out: list[tuple[str, ...]] = []
-    for combo in multiset_combos(cheap, size):
-        out.append(combo)
-        if len(out) >= limit:
-            break
-    else:
+    out = _first_combos(cheap, size, limit)
+    if len(out) < limit:
         return out
     dump = sorted(pool, key=lambda c: (ctx.is_trump(c), -card_points(c), ctx.value(c), c))
-    for count, combo in enumerate(multiset_combos(dump, size)):
-        out.append(combo)
-        if count >= limit // 4:
-            break
+    return out + _first_combos(dump, size, limit // 4 + 1)
+
+
+def _first_combos(pool: list[str], size: int, count: int) -> list[tuple[str, ...]]:
+    """The first ``count`` plays ``multiset_combos(pool, size)`` yields, in its order, built
+    in a list: a cut list takes thousands, and each yield of the generator passes through
+    one generator per card of the play. A kind is skipped, with all later kinds, once the
+    cards from it on are too few to finish the play (those branches yield nothing)."""
+    counts = Counter(pool)
+    kinds = list(counts)
+    room = [0] * (len(kinds) + 1)  # cards held of each kind from the i-th on
+    for i in range(len(kinds) - 1, -1, -1):
+        room[i] = room[i + 1] + counts[kinds[i]]
+    out: list[tuple[str, ...]] = []
+    taken: list[str] = []
+
+    def walk(start: int, left: int) -> bool:
+        """Adds the plays completing ``taken`` with ``left`` cards from ``kinds[start:]``;
+        whether ``count`` plays are listed (stop)."""
+        if left == 0:
+            out.append(tuple(taken))
+            return len(out) >= count
+        for i in range(start, len(kinds)):
+            if room[i] < left:
+                return False
+            card = kinds[i]
+            for take in range(min(counts[card], left), 0, -1):
+                taken.extend((card,) * take)
+                done = walk(i + 1, left - take)
+                del taken[-take:]
+                if done:
+                    return True
+        return False
+
+    if count > 0:
+        walk(0, size)
     return out
 
 
