@@ -79,7 +79,7 @@ def build_view(
 @lru_cache(maxsize=8192)
 def _in_trump_order(hand: tuple[str, ...], ctx: TrumpContext) -> tuple[str, ...]:
     # A hand is shown in every state until its seat plays: put in order once, not per state.
-    return tuple(sorted(hand, key=ctx.sort_key))
+    return tuple(sorted(hand, key=ctx.display_order))
 
 
 def public_parts(
