@@ -7,7 +7,7 @@ from __future__ import annotations
 import pickle
 import random
 from collections import Counter
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import pairwise
 from typing import Any
 
@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paiju.core.errors import GameError
 from paiju.core.rng import SeededRng
-from paiju.engines.base import MatchInfo
+from paiju.engines.base import EngineDefaults, MatchInfo
 from paiju.engines.shengji import actions as notation
 from paiju.engines.shengji.actions import Action
 from paiju.engines.shengji.bidding import _hand_bids, _joker_bid_ok
@@ -336,3 +337,46 @@ def test_one_engine_shows_failed_throws_as_fresh_engines_do() -> None:
                     assert view == ShengjiEngine().view(_fresh(state), seat)
                     shown += bool(view["throw_failures"])
     assert shown
+
+
+def _outcome(check: Any, state: ShengjiState, seat: int, action: object) -> object:
+    try:
+        return check(state, seat, action)
+    except GameError as error:
+        return type(error), getattr(error, "code", None), str(error)
+
+
+def test_the_play_checks_and_keys_stand_for_the_listed_actions() -> None:
+    """In the play phase the listed plays are kept as their cards: ``legal_key`` is those
+    cards, and ``check_action`` judges every object as ``EngineDefaults.check_action``
+    does with the listed ``Action`` objects (those of a fresh state)."""
+    chooser = random.Random(8)
+    checked = 0
+    for options in ({}, {"game_mode": "finding_friends"}):
+        for state in _hand(options, 12):
+            if state.phase != "play":
+                continue
+            turn = state.turn()
+            fresh = _fresh(state)
+            for seat in range(4):
+                listed = _work_out_listed(fresh, seat)[0]
+                assert ENGINE.legal_key(state, seat) == frozenset(a.cards for a in listed)
+                assert all(a.kind == "play" for a in listed)
+            listed = _work_out_listed(fresh, turn)[0]
+            view = ENGINE.view(state, turn)
+            assert view["legal"] == sorted(map(notation.format_action, listed))
+            assert view["legal_complete"] == _work_out_listed(fresh, turn)[1]
+            hand = list(state.hands[turn])
+            tries: list[object] = sorted(listed, key=notation.format_action)[:6]
+            tries += [Action(kind, a.cards) for a in tries[:2] for kind in ("bury", "friend")]
+            tries += [notation.make("play", chooser.sample(hand, min(k, len(hand))))
+                      for k in (1, 2, 2, 3, 4)]
+            tries += [notation.make("play", ["BJ"] * 3), Action("pass"), Action("bury", ("S2",)),
+                      "play S2", Action("play", ("S3", "S2")), Action("play")]
+            for action in tries:
+                for seat in (turn, (turn + 1) % 4):
+                    base = _outcome(partial(EngineDefaults.check_action, ENGINE), fresh, seat,
+                                    action)
+                    assert _outcome(ENGINE.check_action, state, seat, action) == base, action
+                    checked += 1
+    assert checked > 1000

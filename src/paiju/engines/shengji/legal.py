@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from paiju.engines.shengji.actions import Action
 from paiju.engines.shengji.cards import CANON_ORDER, sort_cards
 from paiju.engines.shengji.follow import legal_follows
 from paiju.engines.shengji.play import follow_position
@@ -61,8 +60,9 @@ def _pairs_of(units: list[Unit]) -> list[tuple[str, ...]]:
     return out
 
 
-def play_actions(state: ShengjiState, seat: int) -> tuple[frozenset[Action], bool]:
-    """The listed ``play`` actions of the seat to play, and whether they are all its plays.
+def listed_plays(state: ShengjiState, seat: int) -> tuple[frozenset[tuple[str, ...]], bool]:
+    """The cards of the listed ``play`` actions of the seat to play, each in canonical order
+    (``make``'s), and whether they are all its plays.
 
     Follows are enumerated by ``legal_follows`` and then kept only if ``FollowPosition.error``
     (the rule of ``follow_error``, which ``apply`` validates with) accepts them, so the list
@@ -70,10 +70,8 @@ def play_actions(state: ShengjiState, seat: int) -> tuple[frozenset[Action], boo
     ``legal_follows`` lists fewer than ``FOLLOW_LIMIT`` plays exactly when it did not cut the
     list.
     """
-    # The plays are put in canonical order as they are listed, so each is an action as it
-    # stands (``make`` would sort it again).
     if not state.trick:
-        return frozenset(Action("play", p) for p in lead_candidates(state, seat)), False
+        return frozenset(lead_candidates(state, seat)), False
     position = follow_position(state, seat)
     plays = legal_follows(
         state.lead_units,
@@ -85,5 +83,5 @@ def play_actions(state: ShengjiState, seat: int) -> tuple[frozenset[Action], boo
         limit=FOLLOW_LIMIT,
         order=CANON_ORDER,
     )
-    listed = frozenset(Action("play", p) for p in plays if position.error(p) is None)
+    listed = frozenset(p for p in plays if position.error(p) is None)
     return listed, len(plays) < FOLLOW_LIMIT
