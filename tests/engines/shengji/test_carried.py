@@ -1,27 +1,31 @@
-"""Values handed from one state to the next: the option mapping and trump context that
-``changed`` carries, and the bidding lists a pass carries. Each must be what the new state
-would work out for itself."""
+"""Values handed from one state to the next or kept for a state: the option mapping and
+trump context that ``changed`` carries, the bidding lists a pass carries, the follow position
+a state keeps. Each must be what the new state would work out for itself."""
 
 from __future__ import annotations
 
 import pickle
 import random
 from collections import Counter
-from functools import cached_property
+from functools import cached_property, partial
+from itertools import pairwise
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paiju.core.errors import GameError
 from paiju.core.rng import SeededRng
-from paiju.engines.base import MatchInfo
+from paiju.engines.base import EngineDefaults, MatchInfo
 from paiju.engines.shengji import actions as notation
 from paiju.engines.shengji.actions import Action
 from paiju.engines.shengji.bidding import _hand_bids, _joker_bid_ok
 from paiju.engines.shengji.cards import NT_LEVEL, RANK_NUMBER, full_pack, is_joker, sort_cards
 from paiju.engines.shengji.engine import ShengjiEngine, _work_out_listed
+from paiju.engines.shengji.follow import follow_error
 from paiju.engines.shengji.options import context
+from paiju.engines.shengji.play import follow_position
 from paiju.engines.shengji.state import (
     _FIELD_NAMES,
     _KEPT_UNLESS,
@@ -211,7 +215,9 @@ def test_a_pass_keeps_the_spectator_view_but_who_is_to_act() -> None:
     dealt = engine.apply(engine.apply(engine.apply(new, 1, Action("pass")).state, 2,
                                       Action("pass")).state, 3, Action("pass")).state
     shown = engine.view(dealt, None)
-    assert shown["dealt"] == before["dealt"] + 4 and shown["options"] is not before["options"]
+    assert shown["dealt"] == before["dealt"] + 4
+    assert shown["hand_counts"] is not before["hand_counts"]
+    assert shown["options"] is before["options"]  # the same options: their view is kept
     assert shown == ShengjiEngine().view(_fresh(dealt), None)
 
 
@@ -257,3 +263,120 @@ def test_one_engine_shows_hand_after_hand_as_fresh_engines_do() -> None:
         for state in _hand({"game_mode": "finding_friends"}, seed):
             for seat in (None, 0, 3):
                 assert engine.view(state, seat) == ShengjiEngine().view(_fresh(state), seat)
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"tractor_min_length": 3}, {"draw_policy": "no_format_draw"}]
+)
+def test_a_kept_follow_position_judges_as_a_fresh_check_does(options: dict[str, Any]) -> None:
+    """The follow position a state keeps (``play.follow_position``: worked out for the legal
+    list, used again by the check and the application of the answer) judges every seat's
+    plays, listed or not, as ``follow_error`` does on a fresh copy of the state."""
+    chooser = random.Random(5)
+    judged = 0
+    for state in _hand(options, 11):
+        if state.phase != "play" or not state.trick:
+            continue
+        _warm(state)
+        fresh = _fresh(state)
+        lead = fresh.lead_units
+        suit = fresh.ctx.suit_of(lead[0].cards[0])
+        size = sum(u.size for u in lead)
+        for seat in range(4):
+            hand = list(fresh.hands[seat])
+            plays = [a.cards for a in ENGINE.legal_actions(state, seat)]
+            plays += [tuple(chooser.sample(hand, min(size, len(hand)))) for _ in range(8)]
+            kept = follow_position(state, seat)
+            assert follow_position(state, seat) is kept
+            for play in plays:
+                alone = follow_error(
+                    lead, suit, hand, play, fresh.ctx,
+                    min_length=fresh.opts["tractor_min_length"],
+                    format_draw=fresh.opts["draw_policy"] != "no_format_draw",
+                )
+                verdict = kept.error(play)
+                assert (verdict and verdict.code) == (alone and alone.code), (seat, play)
+                judged += 1
+    assert judged > 500
+
+
+def test_the_parts_kept_from_an_earlier_view_are_those_of_equal_fields() -> None:
+    """``public_parts`` keeps the options, bids, tricks and failed throws of an earlier view
+    only where this state's fields are alike (or, for tricks and failures, begin alike)."""
+    states = [s for seed in (1, 2, 4) for s in _hand({"reveal_throw_blocker": True}, seed)]
+    failed = [s for s in states if s.failures]
+    assert failed, "no failed throw in these hands"
+    pairs = [*pairwise(states), (failed[-1], states[0])]
+    pairs += [(states[0], failed[0]), (failed[0], failed[-1]), (failed[-1], failed[0])]
+    plain = [s for seed in (1, 2, 4) for s in _hand({}, seed) if s.failures]
+    assert plain, "no failed throw in these hands"
+    pairs += [(plain[-1], failed[-1]), (failed[-1], plain[-1])]  # the blocker shown or not
+    bid = next(s for s in states if s.bids)
+    moved = tuple(Bid((b.seat + 1) % 4, b.card, b.count) for b in bid.bids)
+    pairs.append((bid, changed(bid, bids=moved)))  # as many bids, by other seats
+    for earlier, state in pairs:
+        shown = public_parts(earlier, ENGINE.to_act(earlier))
+        kept = public_parts(state, ENGINE.to_act(state), (earlier, shown))
+        assert kept == public_parts(_fresh(state), ENGINE.to_act(state))
+        for name, field in [("options", "options"), ("bids", "bids")]:
+            same = getattr(earlier, field) == getattr(state, field)
+            assert (kept[name] is shown[name]) == same
+        begun = state.failures[: len(earlier.failures)] == earlier.failures
+        if earlier.failures and begun and earlier.options == state.options:
+            assert kept["throw_failures"][0] is shown["throw_failures"][0]
+
+
+def test_one_engine_shows_failed_throws_as_fresh_engines_do() -> None:
+    engine = ShengjiEngine()
+    shown = 0
+    for options in ({"reveal_throw_blocker": True}, {}):
+        for seed in (1, 2, 4):
+            for state in _hand(options, seed):
+                for seat in (None, 1):
+                    view = engine.view(state, seat)
+                    assert view == ShengjiEngine().view(_fresh(state), seat)
+                    shown += bool(view["throw_failures"])
+    assert shown
+
+
+def _outcome(check: Any, state: ShengjiState, seat: int, action: object) -> object:
+    try:
+        return check(state, seat, action)
+    except GameError as error:
+        return type(error), getattr(error, "code", None), str(error)
+
+
+def test_the_play_checks_and_keys_stand_for_the_listed_actions() -> None:
+    """In the play phase the listed plays are kept as their cards: ``legal_key`` is those
+    cards, and ``check_action`` judges every object as ``EngineDefaults.check_action``
+    does with the listed ``Action`` objects (those of a fresh state)."""
+    chooser = random.Random(8)
+    checked = 0
+    for options in ({}, {"game_mode": "finding_friends"}):
+        for state in _hand(options, 12):
+            if state.phase != "play":
+                continue
+            turn = state.turn()
+            fresh = _fresh(state)
+            for seat in range(4):
+                listed = _work_out_listed(fresh, seat)[0]
+                assert ENGINE.legal_key(state, seat) == frozenset(a.cards for a in listed)
+                assert all(a.kind == "play" for a in listed)
+            listed = _work_out_listed(fresh, turn)[0]
+            view = ENGINE.view(state, turn)
+            assert view["legal"] == sorted(map(notation.format_action, listed))
+            assert view["legal_complete"] == _work_out_listed(fresh, turn)[1]
+            hand = list(state.hands[turn])
+            tries: list[object] = sorted(listed, key=notation.format_action)[:6]
+            tries += [Action(kind, a.cards) for a in tries[:2] for kind in ("bury", "friend")]
+            tries += [notation.make("play", chooser.sample(hand, min(k, len(hand))))
+                      for k in (1, 2, 2, 3, 4)]
+            tries += [notation.make("play", ["BJ"] * 3), Action("pass"), Action("bury", ("S2",)),
+                      "play S2", Action("play", ("S3", "S2")), Action("play")]
+            for action in tries:
+                for seat in (turn, (turn + 1) % 4):
+                    base = _outcome(partial(EngineDefaults.check_action, ENGINE), fresh, seat,
+                                    action)
+                    assert _outcome(ENGINE.check_action, state, seat, action) == base, action
+                    checked += 1
+    assert checked > 1000

@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from itertools import islice
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.engines.shengji.cards import full_pack
+from paiju.engines.shengji.cards import CANON_ORDER, card_points, full_pack, sort_cards
 from paiju.engines.shengji.follow import (
     FollowPosition,
+    _bounded,
+    _every,
+    _first_combos,
     follow_error,
     legal_follows,
+    meets,
+    multiset_combos,
     requirements,
 )
 from paiju.engines.shengji.order import TrumpContext, trump_context
-from paiju.engines.shengji.shapes import parse_units
+from paiju.engines.shengji.shapes import can_carve, parse_units, token_counts
 from tests.scale import examples
 
 L2H = trump_context(2, "H")
@@ -163,3 +170,124 @@ def test_a_cut_list_of_discards_still_holds_the_trump_plays_that_can_win() -> No
     assert len(cut) < len(full)
     assert cut <= full
     assert ("H5", "H5", "H6", "H6") in cut
+
+
+# The shortcuts of the legal list and of the follow check, each held to the rule it stands
+# for.
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(0, 14),
+    shapes=st.lists(st.sampled_from([(1, 1), (2, 1), (2, 2), (2, 3)]), min_size=1, max_size=3),
+)
+def test_meets_is_a_carving_of_the_requirement(
+    seed: int, size: int, shapes: list[tuple[int, int]]
+) -> None:
+    """``meets`` counts pair tokens for a requirement without tractors; it is the carving."""
+    cards = _deal(seed, size)
+    ctx = [L2H, L3D, trump_context(14, None)][seed % 3]
+    for req in requirements(tuple(shapes), 2):
+        carved = can_carve(token_counts(cards, ctx), req.tractors, req.pairs)
+        assert meets(cards, req, ctx) == carved, (cards, req)
+
+
+def _multisets(pool: list[str], size: int) -> list[tuple[str, ...]]:
+    return list(multiset_combos(pool, size))
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(seed=st.integers(0, 10**6), pool=st.integers(0, 25), size=st.integers(0, 6))
+def test_every_play_is_listed_when_fewer_than_the_limit(seed: int, pool: int, size: int) -> None:
+    """``_every`` counts the distinct plays right: it lists all of them (``multiset_combos``,
+    sorted) when they are fewer than ``limit`` and leaves a longer list to ``_bounded``."""
+    cards = _deal(seed, pool)
+    plays = {sort_cards(p) for p in _multisets(cards, size)}
+    assert _every(cards, size, len(plays) + 1, CANON_ORDER) == plays
+    assert _every(cards, size, len(plays), CANON_ORDER) is None
+    assert _every(cards, size, 10**6, None) == {tuple(sorted(p)) for p in plays}
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 10**6), lead=st.sampled_from(LEADS), size=st.integers(8, 25),
+       limit=st.sampled_from([10, 60, 1500]))
+def test_the_list_in_canonical_order_is_the_list_by_name_sorted_again(
+    seed: int, lead: str, size: int, limit: int
+) -> None:
+    """``order`` changes how each play is written, never which plays are listed (a cut list
+    included)."""
+    hand = _deal(seed, size)
+    units = parse_units(lead.split(), L2H)
+    suit = L2H.suit_of(lead.split()[0])
+    by_name = legal_follows(units, suit, hand, L2H, limit=limit)
+    canonical = legal_follows(units, suit, hand, L2H, limit=limit, order=CANON_ORDER)
+    assert canonical == {sort_cards(p) for p in by_name}
+    assert all(p == tuple(sorted(p)) for p in by_name)
+
+
+def _counted_error(position: FollowPosition, play: list[str]) -> str | None:
+    """The follow rule as first written (a Counter of the play, each card's suit looked up),
+    for the code of the verdict."""
+    if len(play) != position.size:
+        return "wrong_card_count"
+    if any(position.held[c] < n for c, n in Counter(play).items()):
+        return "card_not_in_hand"
+    ctx = position.ctx
+    if sum(1 for c in play if ctx.suit_of(c) == position.suit) != position.must_play:
+        return "must_follow_suit"
+    for req in position.reqs:
+        if can_carve(token_counts(play, ctx), req.tractors, req.pairs):
+            return None
+        if can_carve(token_counts(position.in_suit, ctx), req.tractors, req.pairs):
+            return req.rule()
+    return None
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(seed=st.integers(0, 10**6), lead=st.sampled_from(LEADS), size=st.integers(1, 25))
+def test_the_follow_check_gives_the_verdicts_of_the_rule_as_first_written(
+    seed: int, lead: str, size: int
+) -> None:
+    hand = _deal(seed, size)
+    units = parse_units(lead.split(), L2H)
+    suit = L2H.suit_of(lead.split()[0])
+    position = FollowPosition(units, suit, hand, L2H)
+    chooser = random.Random(seed)
+    n = len(lead.split())
+    plays = [list(p) for p in legal_follows(units, suit, hand, L2H, limit=200)]
+    plays += [chooser.sample(hand, min(n, size)) for _ in range(30)]
+    plays += [chooser.sample(full_pack(), n) for _ in range(10)]  # cards not held, repeats
+    plays += [chooser.sample(hand, k) for k in {n - 1, n + 1} if 0 <= k <= size]
+    for play in plays:
+        error = position.error(play)
+        assert (error and error.code) == _counted_error(position, play), play
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(seed=st.integers(0, 10**6), pool=st.integers(0, 25), size=st.integers(0, 8),
+       count=st.integers(0, 400))
+def test_the_first_plays_of_a_cut_list_are_those_multiset_combos_yields_first(
+    seed: int, pool: int, size: int, count: int
+) -> None:
+    cards = _deal(seed, pool)
+    cards.sort(key=lambda c: (c[0], len(c)))  # equal cards apart from each other, some
+    expected = list(islice(multiset_combos(cards, size), count))
+    assert _first_combos(cards, size, count) == expected
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(seed=st.integers(0, 10**6), pool=st.integers(0, 25), size=st.integers(0, 5),
+       limit=st.integers(1, 120))
+def test_a_cut_list_keeps_the_cheapest_plays_then_the_point_shedding_ones(
+    seed: int, pool: int, size: int, limit: int
+) -> None:
+    """``_bounded`` as first written with ``multiset_combos``: ``limit`` cheapest plays, then
+    ``limit // 4 + 1`` plays shedding points; every play when they are fewer."""
+    cards = _deal(seed, pool)
+    cheap = sorted(cards, key=lambda c: (L2H.is_trump(c), card_points(c) > 0, L2H.value(c), c))
+    dump = sorted(cards, key=lambda c: (L2H.is_trump(c), -card_points(c), L2H.value(c), c))
+    expected = list(islice(multiset_combos(cheap, size), limit))
+    if len(expected) == limit:
+        expected += islice(multiset_combos(dump, size), limit // 4 + 1)
+    assert _bounded(cards, size, L2H, limit) == expected

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from paiju.engines.shengji.cards import card_points, full_pack, parse_card, points
@@ -72,3 +74,17 @@ def test_options_break_adjacency_but_not_order() -> None:
     assert off.value("S3") - off.value("DA") == 2
     jok = trump_context(3, "D", joker_tractors=False)
     assert jok.value("BJ") - jok.value("LJ") == 2
+
+
+@pytest.mark.parametrize("level", [2, 3, 9, 14, 15])
+@pytest.mark.parametrize("suit", ["S", "H", None])
+@pytest.mark.parametrize("switch", [{}, {"level_gap_adjacent": False}, {"nt_level_trumps": False}])
+def test_the_display_order_is_the_sort_key_order(
+    level: int, suit: str | None, switch: dict[str, bool]
+) -> None:
+    """Hands are shown sorted by ``display_order`` (a card's place), as by ``sort_key``."""
+    ctx = trump_context(level, suit, **switch)
+    pack = full_pack()
+    random.Random(level).shuffle(pack)
+    for hand in (pack, pack[:25], pack[40:47], []):
+        assert sorted(hand, key=ctx.display_order) == sorted(hand, key=ctx.sort_key)

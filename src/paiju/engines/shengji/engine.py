@@ -32,6 +32,7 @@ Phases and actions:
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from paiju.core.errors import IllegalAction
@@ -57,11 +58,10 @@ from paiju.engines.shengji.cards import (
     full_pack,
     remove_cards,
 )
-from paiju.engines.shengji.follow import follow_error
 from paiju.engines.shengji.friends import friend_choices
-from paiju.engines.shengji.legal import play_actions
+from paiju.engines.shengji.legal import listed_plays
 from paiju.engines.shengji.options import normalize
-from paiju.engines.shengji.play import final_points, hand_result, play_cards
+from paiju.engines.shengji.play import final_points, follow_position, hand_result, play_cards
 from paiju.engines.shengji.schema import (
     BuryEvent,
     CardsEvent,
@@ -139,7 +139,31 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
 
     def legal_complete(self, state: ShengjiState, seat: Seat) -> bool:
         """False for every lead and for a follow whose list was cut (``legal``)."""
+        if state.phase == "play":
+            return _plays(state, seat)[1]
         return _listed(state, seat)[1]
+
+    def legal_key(self, state: ShengjiState, seat: Seat) -> Hashable:
+        """In the play phase the listed plays' cards (the actions are ``play`` and these), so
+        that a state's dozens of plays, some thousands for a void hand, are not made
+        ``Action`` objects unless asked for as actions; else the legal actions."""
+        if state.phase == "play":
+            return _plays(state, seat)[0]
+        return _listed(state, seat)[0]
+
+    def check_action(self, state: ShengjiState, seat: Seat, action: object) -> Action:
+        """As ``EngineDefaults``, a listed play found among the listed plays' cards (their
+        ``Action`` objects are not made for the check)."""
+        if state.phase != "play" or seat not in self.to_act(state):
+            return super().check_action(state, seat, action)  # raises its own error
+        checked = self.well_formed(action)
+        plays, complete = _plays(state, seat)
+        if checked.kind == "play" and checked.cards in plays:
+            return checked
+        if not complete:
+            self.check_unlisted(state, seat, checked)
+            return checked
+        raise self.refusal(state, seat, checked)
 
     def refusal(self, state: ShengjiState, seat: Seat, action: Action) -> IllegalAction:
         """Why a well-formed action outside a complete list is refused, by phase."""
@@ -313,14 +337,33 @@ def _listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action], bool]:
     return found
 
 
+def _plays(state: ShengjiState, seat: Seat) -> tuple[frozenset[tuple[str, ...]], bool]:
+    """In the play phase, the cards of the seat's listed plays (``legal.listed_plays``;
+    nothing for a seat not to play) and whether they are all it may play, worked out once
+    per state."""
+    key = ("plays", seat)
+    found: tuple[frozenset[tuple[str, ...]], bool] | None = state.derived.get(key)
+    if found is None:
+        turn = state.turn() == seat
+        found = listed_plays(state, seat) if turn else (frozenset(), True)
+        state.derived[key] = found
+    return found
+
+
 def _shown(state: ShengjiState, seat: Seat) -> tuple[list[str], bool]:
     """The seat's listed actions in notation, sorted, for its view (shared by the views of
-    the state, which are only read), and whether they are all it may do."""
+    the state, which are only read), and whether they are all it may do. A play is
+    written from its cards (``format_action``'s notation), without its ``Action``."""
     key = ("shown", seat)
     found: tuple[list[str], bool] | None = state.derived.get(key)
     if found is None:
-        listed, complete = _listed(state, seat)
-        found = state.derived[key] = sorted(map(notation.format_action, listed)), complete
+        if state.phase == "play":
+            plays, complete = _plays(state, seat)
+            found = sorted(" ".join(("play", *p)) for p in plays), complete
+        else:
+            listed, complete = _listed(state, seat)
+            found = sorted(map(notation.format_action, listed)), complete
+        state.derived[key] = found
     return found
 
 
@@ -364,22 +407,13 @@ def _work_out_listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action]
         if seat != state.landlord:
             return frozenset(), True
         return frozenset(make("friend", [c] * nth) for c, nth in friend_choices(state)), True
-    if state.turn() != seat:
-        return frozenset(), True
-    return play_actions(state, seat)
+    plays, complete = _plays(state, seat)
+    return frozenset(Action("play", p) for p in plays), complete
 
 
 def _follow_error(state: ShengjiState, seat: Seat, cards: tuple[str, ...]) -> IllegalAction | None:
     """Why ``cards`` may not follow the current trick (``None``: they may)."""
-    return follow_error(
-        state.lead_units,
-        state.ctx.suit_of(state.lead_units[0].cards[0]),
-        state.hands[seat],
-        cards,
-        state.ctx,
-        min_length=state.opts["tractor_min_length"],
-        format_draw=state.opts["draw_policy"] != "no_format_draw",
-    )
+    return follow_position(state, seat).error(cards)
 
 
 def _exchanger(state: ShengjiState) -> int:

@@ -14,10 +14,12 @@ pair + 4 singles -> 6 singles.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from math import comb
+from operator import gt
 
 from paiju.core.errors import IllegalAction
 from paiju.engines.shengji.cards import card_points, remove_cards
@@ -89,7 +91,15 @@ def requirements(shapes: tuple[Shape, ...], min_length: int) -> tuple[Requiremen
 
 def meets(cards: Sequence[str], req: Requirement, ctx: TrumpContext) -> bool:
     """Whether ``cards`` (enough of them) can be carved to hold ``req``'s tractors and pairs."""
+    if not req.tractors:  # loose pairs need only as many pair tokens (``can_carve``)
+        return req.pairs == 0 or pair_count(cards) >= req.pairs
     return can_carve(token_counts(cards, ctx), req.tractors, req.pairs)
+
+
+def pair_count(cards: Sequence[str]) -> int:
+    """The number of pair tokens in ``cards``: distinct cards held at least twice (one token
+    per card name, as ``token_counts`` counts them), without placing them by value."""
+    return len({c for c in cards if cards.count(c) >= 2})
 
 
 def follow_error(
@@ -132,6 +142,7 @@ class FollowPosition:
         self.size = sum(u.size for u in lead_units)
         self.held = Counter(hand)
         self.in_suit = [c for c in hand if ctx.suit_of(c) == suit]
+        self._suited = frozenset(self.in_suit)  # the held cards' names of the led suit
         self.must_play = min(len(self.in_suit), self.size)
         formed = len(self.in_suit) > self.size and format_draw
         self.reqs = requirements(tuple(u.shape for u in lead_units), min_length) if formed else ()
@@ -142,11 +153,13 @@ class FollowPosition:
         size, ctx = self.size, self.ctx
         if len(play) != size:
             return IllegalAction(f"play {size} cards", code="wrong_card_count")
-        held = self.held
-        if any(held[c] < n for c, n in Counter(play).items()):
+        # A play is a few cards: counting each (with the C-level ``map``) is cheaper than a
+        # Counter of them; a card not held is held 0 times.
+        if any(map(gt, map(play.count, play), map(self.held.__getitem__, play))):
             return IllegalAction("those cards are not in the hand", code="card_not_in_hand")
-        suit = self.suit
-        if sum(1 for c in play if ctx.suit_of(c) == suit) != self.must_play:
+        # Every card is held now, so a card is of the led suit exactly when it is one of the
+        # hand's cards of that suit.
+        if sum(map(self._suited.__contains__, play)) != self.must_play:
             return IllegalAction("follow the led suit first", code="must_follow_suit")
         for req in self.reqs:
             if meets(play, req, ctx):
@@ -199,8 +212,10 @@ def legal_follows(
     min_length: int = 2,
     format_draw: bool = True,
     limit: int = 1500,
+    order: Callable[[str], int] | None = None,
 ) -> set[tuple[str, ...]]:
-    """Legal follows as sorted-by-name tuples; exact unless there are more than ``limit``.
+    """Legal follows as tuples sorted by ``order`` (a card's sort key; by name when
+    ``None``); exact unless there are more than ``limit``.
 
     When a bound cuts the list, the cheapest plays (non-trump, pointless, low) are kept
     first, then plays shedding points, and for a void hand the all-trump plays of the
@@ -210,43 +225,104 @@ def legal_follows(
     in_suit = [c for c in hand if ctx.suit_of(c) == suit]
     if len(in_suit) <= size:
         rest = [c for c in hand if ctx.suit_of(c) != suit]
+        every = _every(rest, size - len(in_suit), limit, order)
+        if every is not None:  # the whole list: no cut, no trump plays added
+            if not in_suit:
+                return every
+            return {tuple(sorted((*in_suit, *f), key=order)) for f in every}
         fill = _bounded(rest, size - len(in_suit), ctx, limit)
-        out = {tuple(sorted(in_suit + list(f))) for f in fill}
+        out = {tuple(sorted(in_suit + list(f), key=order)) for f in fill}
         trumps = [c for c in hand if ctx.is_trump(c)]
         if len(fill) >= limit and not in_suit and len(trumps) >= size:
             shape = requirements(tuple(u.shape for u in lead_units), min_length)[0]
-            out |= _constructive(trumps, shape, ctx, limit // 4)
+            out |= _constructive(trumps, shape, ctx, limit // 4, order)
         return out
     reqs = requirements(tuple(u.shape for u in lead_units), min_length) if format_draw else ()
     target = next((r for r in reqs if meets(in_suit, r, ctx)), None)
     if target is None or (not target.tractors and not target.pairs):
-        return {tuple(sorted(f)) for f in _bounded(in_suit, size, ctx, limit)}
-    return _constructive(in_suit, target, ctx, limit)
+        every = _every(in_suit, size, limit, order)
+        if every is not None:
+            return every
+        return {tuple(sorted(f, key=order)) for f in _bounded(in_suit, size, ctx, limit)}
+    return _constructive(in_suit, target, ctx, limit, order)
 
 
 def _cheap(card: str, ctx: TrumpContext) -> tuple[bool, bool, int, str]:
     return ctx.is_trump(card), card_points(card) > 0, ctx.value(card), card
 
 
+def _every(
+    pool: list[str], size: int, limit: int, order: Callable[[str], int] | None
+) -> set[tuple[str, ...]] | None:
+    """Every distinct ``size``-card play from ``pool``, each sorted by ``order``, if there are
+    fewer than ``limit`` (``None`` else). ``_bounded`` would list them all then, and the
+    order it lists them in, cheapest first, matters only for a cut; counted first (with two
+    decks a card is held at most twice), they are listed by ``combinations`` of the sorted
+    pool, whose repeats the set drops."""
+    counts = Counter(pool).values()
+    if any(n > 2 for n in counts):
+        return None
+    kinds, twice = len(counts), sum(n == 2 for n in counts)
+    # j of the cards held twice are taken twice, the rest of the play once each.
+    number = sum(
+        comb(twice, j) * comb(kinds - j, size - 2 * j) for j in range(min(twice, size // 2) + 1)
+    )
+    if number >= limit:
+        return None
+    return set(combinations(sorted(pool, key=order), size))
+
+
 def _bounded(pool: list[str], size: int, ctx: TrumpContext, limit: int) -> list[tuple[str, ...]]:
     cheap = sorted(pool, key=lambda c: _cheap(c, ctx))
-    out: list[tuple[str, ...]] = []
-    for combo in multiset_combos(cheap, size):
-        out.append(combo)
-        if len(out) >= limit:
-            break
-    else:
+    out = _first_combos(cheap, size, limit)
+    if len(out) < limit:
         return out
     dump = sorted(pool, key=lambda c: (ctx.is_trump(c), -card_points(c), ctx.value(c), c))
-    for count, combo in enumerate(multiset_combos(dump, size)):
-        out.append(combo)
-        if count >= limit // 4:
-            break
+    return out + _first_combos(dump, size, limit // 4 + 1)
+
+
+def _first_combos(pool: list[str], size: int, count: int) -> list[tuple[str, ...]]:
+    """The first ``count`` plays ``multiset_combos(pool, size)`` yields, in its order, built
+    in a list: a cut list takes thousands, and each yield of the generator passes through
+    one generator per card of the play. A kind is skipped, with all later kinds, once the
+    cards from it on are too few to finish the play (those branches yield nothing)."""
+    counts = Counter(pool)
+    kinds = list(counts)
+    room = [0] * (len(kinds) + 1)  # cards held of each kind from the i-th on
+    for i in range(len(kinds) - 1, -1, -1):
+        room[i] = room[i + 1] + counts[kinds[i]]
+    out: list[tuple[str, ...]] = []
+    taken: list[str] = []
+
+    def walk(start: int, left: int) -> bool:
+        """Adds the plays completing ``taken`` with ``left`` cards from ``kinds[start:]``;
+        whether ``count`` plays are listed (stop)."""
+        if left == 0:
+            out.append(tuple(taken))
+            return len(out) >= count
+        for i in range(start, len(kinds)):
+            if room[i] < left:
+                return False
+            card = kinds[i]
+            for take in range(min(counts[card], left), 0, -1):
+                taken.extend((card,) * take)
+                done = walk(i + 1, left - take)
+                del taken[-take:]
+                if done:
+                    return True
+        return False
+
+    if count > 0:
+        walk(0, size)
     return out
 
 
 def _constructive(
-    in_suit: list[str], req: Requirement, ctx: TrumpContext, limit: int
+    in_suit: list[str],
+    req: Requirement,
+    ctx: TrumpContext,
+    limit: int,
+    order: Callable[[str], int] | None = None,
 ) -> set[tuple[str, ...]]:
     """Every play of ``in_suit`` cards holding ``req`` (bounded by ``limit``)."""
     out: set[tuple[str, ...]] = set()
@@ -255,7 +331,8 @@ def _constructive(
         left = remove_cards(tuple(in_suit), [c for card in paired for c in (card, card)])
         assert left is not None
         for singles in multiset_combos(sorted(left), req.singles):
-            out.add(tuple(sorted([c for card in paired for c in (card, card)] + list(singles))))
+            play = [c for card in paired for c in (card, card)] + list(singles)
+            out.add(tuple(sorted(play, key=order)))
             if len(out) >= limit:
                 return out
     return out

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from paiju.engines.shengji.actions import Action, make
-from paiju.engines.shengji.follow import FollowPosition, legal_follows
+from paiju.engines.shengji.cards import CANON_ORDER, sort_cards
+from paiju.engines.shengji.follow import legal_follows
+from paiju.engines.shengji.play import follow_position
 from paiju.engines.shengji.shapes import Unit, parse_units, runs
 from paiju.engines.shengji.state import ShengjiState
 
@@ -24,7 +25,8 @@ THROW_PAIRS_LIMIT = 30
 
 
 def lead_candidates(state: ShengjiState, seat: int) -> set[tuple[str, ...]]:
-    """Singles, pairs, tractors and throw candidates from ``seat``'s hand."""
+    """Singles, pairs, tractors and throw candidates from ``seat``'s hand, each in canonical
+    order (``sort_cards``)."""
     ctx = state.ctx
     min_length = state.opts["tractor_min_length"]
     hand = state.hands[seat]
@@ -39,12 +41,12 @@ def lead_candidates(state: ShengjiState, seat: int) -> set[tuple[str, ...]]:
             found = False
             for members in runs(counts, length, ctx):
                 found = True
-                out.add(tuple(sorted(c for m in members for c in (m, m))))
+                out.add(sort_cards(c for m in members for c in (m, m)))
             if not found:
                 break
         units = parse_units(cards, ctx, min_length)
         if len(units) > 1:
-            out.add(tuple(sorted(cards)))
+            out.add(sort_cards(cards))
             out.update(_pairs_of(units))
     return out
 
@@ -52,14 +54,15 @@ def lead_candidates(state: ShengjiState, seat: int) -> set[tuple[str, ...]]:
 def _pairs_of(units: list[Unit]) -> list[tuple[str, ...]]:
     out = []
     for a, b in combinations(units, 2):
-        out.append(tuple(sorted(a.cards + b.cards)))
+        out.append(sort_cards(a.cards + b.cards))
         if len(out) >= THROW_PAIRS_LIMIT:
             break
     return out
 
 
-def play_actions(state: ShengjiState, seat: int) -> tuple[frozenset[Action], bool]:
-    """The listed ``play`` actions of the seat to play, and whether they are all its plays.
+def listed_plays(state: ShengjiState, seat: int) -> tuple[frozenset[tuple[str, ...]], bool]:
+    """The cards of the listed ``play`` actions of the seat to play, each in canonical order
+    (``make``'s), and whether they are all its plays.
 
     Follows are enumerated by ``legal_follows`` and then kept only if ``FollowPosition.error``
     (the rule of ``follow_error``, which ``apply`` validates with) accepts them, so the list
@@ -68,21 +71,17 @@ def play_actions(state: ShengjiState, seat: int) -> tuple[frozenset[Action], boo
     list.
     """
     if not state.trick:
-        return frozenset(make("play", p) for p in lead_candidates(state, seat)), False
-    ctx = state.ctx
-    suit = ctx.suit_of(state.lead_units[0].cards[0])
-    hand = state.hands[seat]
-    min_length = state.opts["tractor_min_length"]
-    format_draw = state.opts["draw_policy"] != "no_format_draw"
+        return frozenset(lead_candidates(state, seat)), False
+    position = follow_position(state, seat)
     plays = legal_follows(
         state.lead_units,
-        suit,
-        hand,
-        ctx,
-        min_length=min_length,
-        format_draw=format_draw,
+        position.suit,
+        state.hands[seat],
+        state.ctx,
+        min_length=state.opts["tractor_min_length"],
+        format_draw=state.opts["draw_policy"] != "no_format_draw",
         limit=FOLLOW_LIMIT,
+        order=CANON_ORDER,
     )
-    position = FollowPosition(state.lead_units, suit, hand, ctx, min_length, format_draw)
-    listed = frozenset(make("play", p) for p in plays if position.error(p) is None)
+    listed = frozenset(p for p in plays if position.error(p) is None)
     return listed, len(plays) < FOLLOW_LIMIT

@@ -13,6 +13,7 @@ Default trump order (standard hand, level ``L``, trump suit ``X``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -33,12 +34,15 @@ class TrumpContext:
     nt_level_trumps: bool = True
     _suit: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _value: dict[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _shown_at: dict[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         for card in ALL_CARDS:
             suit, value = self._place(card)
             self._suit[card] = suit
             self._value[card] = value
+        for place, card in enumerate(sorted(ALL_CARDS, key=self.sort_key)):
+            self._shown_at[card] = place
 
     def _position(self, rank: int, skip_level: bool) -> int:
         """Place of a rank in a suit; the level rank is removed when ``skip_level``."""
@@ -89,6 +93,12 @@ class TrumpContext:
         """A total order for display: by effective suit, then value, then name."""
         suit = self._suit[card]
         return ("SHDCT".index(suit), self._value[card], card)
+
+    @property
+    def display_order(self) -> Callable[[str], int]:
+        """A card's place in the ``sort_key`` order, as a built-in sort key: a hand changes
+        in every trick and is shown sorted, and a Python key function costs a call a card."""
+        return self._shown_at.__getitem__
 
 
 @lru_cache(maxsize=512)

@@ -20,7 +20,7 @@ from paiju.engines.shengji.cards import (
     remove_cards,
     sort_cards,
 )
-from paiju.engines.shengji.follow import follow_error
+from paiju.engines.shengji.follow import FollowPosition
 from paiju.engines.shengji.friends import next_seat_on, reveal, signed_penalty
 from paiju.engines.shengji.schema import (
     CardsEvent,
@@ -44,18 +44,29 @@ def play_cards(
         raise IllegalAction("those cards are not in the hand", code="card_not_in_hand")
     if not state.trick:
         return _lead(state, seat, cards)
-    error = follow_error(
-        state.lead_units,
-        state.ctx.suit_of(state.lead_units[0].cards[0]),
-        hand,
-        cards,
-        state.ctx,
-        min_length=state.opts["tractor_min_length"],
-        format_draw=state.opts["draw_policy"] != "no_format_draw",
-    )
+    error = follow_position(state, seat).error(cards)
     if error is not None:
         raise error
     return _put(state, seat, cards, state.lead_units, [])
+
+
+def follow_position(state: ShengjiState, seat: int) -> FollowPosition:
+    """``seat``'s position as a follower of the current trick (``follow.follow_error``'s
+    rule), worked out once per state: the legal list judges its follows with it, and the
+    check and the application of the answer judge the answer with it again."""
+    key = ("follow", seat)
+    found: FollowPosition | None = state.derived.get(key)
+    if found is None:
+        ctx = state.ctx
+        found = state.derived[key] = FollowPosition(
+            state.lead_units,
+            ctx.suit_of(state.lead_units[0].cards[0]),
+            state.hands[seat],
+            ctx,
+            min_length=state.opts["tractor_min_length"],
+            format_draw=state.opts["draw_policy"] != "no_format_draw",
+        )
+    return found
 
 
 def _lead(

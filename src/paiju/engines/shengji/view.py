@@ -79,16 +79,23 @@ def build_view(
 @lru_cache(maxsize=8192)
 def _in_trump_order(hand: tuple[str, ...], ctx: TrumpContext) -> tuple[str, ...]:
     # A hand is shown in every state until its seat plays: put in order once, not per state.
-    return tuple(sorted(hand, key=ctx.sort_key))
+    return tuple(sorted(hand, key=ctx.display_order))
 
 
 def public_parts(
     state: ShengjiState,
     to_act: Iterable[int],
-    shown: tuple[tuple[Trick, ...], list[TrickView]] = ((), []),
+    before: tuple[ShengjiState, Shared] | None = None,
 ) -> Shared:
-    """The view of a spectator (no seat, no legal actions, no hand). ``shown``: tricks and
-    their views from an earlier state of the hand, kept where this state has the same."""
+    """The view of a spectator (no seat, no legal actions, no hand). ``before``: an earlier
+    state and its spectator view, whose parts are kept where this state has the same fields
+    (the values are only read): the options and bids do not change in play, and a hand only
+    adds tricks and failed throws."""
+    earlier, shown = before if before is not None else (None, {})
+    same_options = earlier is not None and earlier.options == state.options
+    failures: tuple[tuple[ThrowFailure, ...], list[ThrowFailureView]] = ((), [])
+    if earlier is not None and same_options:  # a failure's view shows an option
+        failures = earlier.failures, shown["throw_failures"]
     return {
         "variant": "shengji",
         "phase": state.phase,
@@ -96,7 +103,7 @@ def public_parts(
         "to_act": sorted(to_act),
         "legal": [],
         "legal_complete": True,
-        "options": dict(state.options),
+        "options": shown["options"] if same_options else dict(state.options),
         "hand_no": state.hand_no,
         "levels": [LEVEL_NAME[v] for v in state.levels],
         "level": LEVEL_NAME[state.level],
@@ -107,7 +114,11 @@ def public_parts(
         "friend": _friend(state),
         "trump_suit": state.trump_suit,
         "trump_set": state.trump_set,
-        "bids": [BidView(seat=b.seat, cards=[b.card] * b.count) for b in state.bids],
+        "bids": (
+            shown["bids"]
+            if earlier is not None and earlier.bids == state.bids
+            else [BidView(seat=b.seat, cards=[b.card] * b.count) for b in state.bids]
+        ),
         "flipped": list(state.flipped),
         "dealt": state.dealt,
         "hand_counts": [len(h) for h in state.hands],
@@ -115,10 +126,12 @@ def public_parts(
         "leader": state.leader,
         "trick": [PlayView(seat=p.seat, cards=list(p.cards)) for p in state.trick],
         "lead_format": [[u.width, u.length] for u in state.lead_units],
-        "tricks": _tricks(state.tricks, shown),
+        "tricks": _tricks(
+            state.tricks, (earlier.tricks, shown["tricks"]) if earlier is not None else ((), [])
+        ),
         "attacker_points": state.attacker_points,
         "penalty": state.penalty,
-        "throw_failures": [_failure(f, state) for f in state.failures],
+        "throw_failures": _failures(state, failures),
         "buried_count": len(state.buried),
     }
 
@@ -156,8 +169,7 @@ class SpectatorViews:
             shared = self._shared.copy()
             shared["to_act"] = sorted(self._to_act(state))
         elif self._state is not None:
-            shown = self._state.tricks, self._shared["tricks"]
-            shared = public_parts(state, self._to_act(state), shown)
+            shared = public_parts(state, self._to_act(state), (self._state, self._shared))
         else:
             shared = public_parts(state, self._to_act(state))
         self._state, self._public, self._shared = state, public, shared
@@ -195,6 +207,16 @@ def _friend(state: ShengjiState) -> FriendView | None:
         return None
     card, nth = state.friend
     return FriendView(cards=[card] * nth, seen=state.friend_seen, seat=state.friend_seat)
+
+
+def _failures(
+    state: ShengjiState, shown: tuple[tuple[ThrowFailure, ...], list[ThrowFailureView]]
+) -> list[ThrowFailureView]:
+    """The failed throws' views: those of ``shown`` (an earlier state's, under the same
+    options) while its failures begin these, as the tricks' views are kept."""
+    before, views = shown
+    kept = len(before) if state.failures[: len(before)] == before else 0
+    return views[:kept] + [_failure(f, state) for f in state.failures[kept:]]
 
 
 def _failure(failure: ThrowFailure, state: ShengjiState) -> ThrowFailureView:
