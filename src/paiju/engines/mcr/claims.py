@@ -113,9 +113,17 @@ def _open(
     options: list[tuple[Seat, frozenset[Action]]] = []
     wins: list[Win] = []
     left = state.next_seat(source)
+    hands, waits = state.hands, state.waits
     for seat in state.order:
         if seat == source:
             continue
+        if (
+            not ask_all
+            and seat != left
+            and tile not in waits[seat]
+            and (robbed or hands[seat].count(tile) < 2)
+        ):
+            continue  # (most seats, most discards: a pung is the one claim to look for)
         acts, win = _seat_claims(state, seat, seat == left, source, tile, robbed)
         if win is not None:
             wins.append(win)
