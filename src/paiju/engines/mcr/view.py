@@ -25,7 +25,7 @@ from paiju.engines.mcr.schema import (
     ResultView,
     WinView,
 )
-from paiju.engines.mcr.state import ANGANG_MELD, OVER, ROB, McrState, Meld, Win
+from paiju.engines.mcr.state import ANGANG_MELD, OVER, ROB, McrState, Meld, Rules, Win
 from paiju.engines.mcr.tiles import Tile, tile_code
 
 WIND_CODES = ("F1", "F2", "F3", "F4")
@@ -98,8 +98,6 @@ class PublicParts:
         self.state: McrState | None = None
         self.players: list[PlayerView] = []
         self.facts: _Facts | None = None
-        #: per seat: whether others see its part otherwise than it does (``_hides``)
-        self.hides: tuple[bool, ...] = (False,) * 4
         # Per seat: what its public part was built from, and the part. An action changes one
         # or two seats' melds, river or tile count: the others' parts are kept from the last
         # state (equal inputs, equal part), not built again for every state, and a changed
@@ -117,11 +115,6 @@ class PublicParts:
             self.state = state
             self.players = [self._part(state, s) for s in range(4)]
             self.facts = _facts(state, self.facts)
-            self.hides = (
-                (False,) * 4
-                if state.phase == OVER
-                else tuple(any(m.kind == ANGANG_MELD for m in ms) for ms in state.melds)
-            )
         return self
 
     def _part(self, state: McrState, seat: Seat) -> PlayerView:
@@ -208,11 +201,16 @@ class _Facts(NamedTuple):
     order: list[Seat]
     last_discard: LastDiscardView | None
     result: ResultView | None
+    # what the facts above were made from (kept while the next state's are the same)
+    rules: Rules
+    seats: tuple[Seat, ...]
+    marked: tuple[Seat, Tile] | None
 
 
 def _facts(state: McrState, last: _Facts | None = None) -> _Facts:
-    """The public facts of ``state``; the options and order of ``last`` (the facts of the
-    state viewed before) when they are equal (a table's states share them all hand)."""
+    """The public facts of ``state``; those of ``last`` (the facts of the state viewed
+    before) that are equal, kept (a table's states share the options and order all hand,
+    and a marked discard for a few states)."""
     rules = state.rules
     options = OptionsView(
         multiple_win=rules.multiple_win,
@@ -220,13 +218,15 @@ def _facts(state: McrState, last: _Facts | None = None) -> _Facts:
         min_fan=rules.min_fan,
         rounds=rules.rounds,
         claim_prompts=rules.claim_prompts,
-    )
-    order = list(state.order)
-    if last is not None:
-        if last.options == options:
-            options = last.options
-        if last.order == order:
-            order = last.order
+    ) if last is None or last.rules is not rules else last.options
+    order = list(state.order) if last is None or last.seats is not state.order else last.order
+    marked = _marked(state)
+    if last is not None and last.marked == marked:
+        last_discard = last.last_discard
+    else:
+        last_discard = None if marked is None else LastDiscardView(
+            seat=marked[0], tile=_CODES[marked[1]]
+        )
     result = None
     if state.phase == OVER:
         result = ResultView(
@@ -234,7 +234,18 @@ def _facts(state: McrState, last: _Facts | None = None) -> _Facts:
             scores=list(state.result),
             exhaustive_draw=not state.wins,
         )
-    return _Facts(options, WIND_CODES[state.prevalent], order, _last_discard(state), result)
+    return _Facts(
+        options, WIND_CODES[state.prevalent], order, last_discard, result,
+        rules, state.order, marked,
+    )
+
+
+def _marked(state: McrState) -> tuple[Seat, Tile] | None:
+    """The seat and tile of ``_last_discard``."""
+    window = state.window
+    if window is not None and state.phase != ROB:
+        return window.source, window.tile
+    return state.last_discard
 
 
 def _hides(state: McrState, seat: Seat) -> bool:
@@ -291,7 +302,7 @@ def build_view(
     facts = public.facts
     assert facts is not None
     players = public.players
-    if viewer is not None and public.hides[viewer]:
+    if viewer is not None and state.melds[viewer] and _hides(state, viewer):
         players = [_player(state, s, viewer) if s == viewer else p for s, p in enumerate(players)]
     view: McrView = {
         "variant": "mcr",
