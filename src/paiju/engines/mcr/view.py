@@ -98,6 +98,8 @@ class PublicParts:
         self.state: McrState | None = None
         self.players: list[PlayerView] = []
         self.facts: _Facts | None = None
+        #: what every viewer's view of the state holds, seat-dependent keys left empty
+        self.common: McrView = {}  # type: ignore[typeddict-item]
         # Per seat: what its public part was built from, and the part. An action changes one
         # or two seats' melds, river or tile count: the others' parts are kept from the last
         # state (equal inputs, equal part), not built again for every state, and a changed
@@ -114,7 +116,26 @@ class PublicParts:
         if self.state is not state:
             self.state = state
             self.players = [self._part(state, s) for s in range(4)]
-            self.facts = _facts(state, self.facts)
+            facts = self.facts = _facts(state, self.facts)
+            # Every viewer's view begins as a copy of this one (its own keys then set, in
+            # place, so the keys keep their order): cheaper than writing each out again.
+            self.common = {
+                "variant": "mcr",
+                "options": facts.options,
+                "seat": None,
+                "phase": state.phase,
+                "hand_index": state.hand_index,
+                "prevalent_wind": facts.prevalent_wind,
+                "dealer": state.order[0],
+                "order": facts.order,
+                "current": state.current,
+                "to_act": [],
+                "wall_count": len(state.wall),
+                "players": self.players,
+                "legal": [],
+                "legal_complete": True,
+                "last_discard": facts.last_discard,
+            }
         return self
 
     def _part(self, state: McrState, seat: Seat) -> PlayerView:
@@ -301,27 +322,16 @@ def build_view(
     public = (public_parts or PublicParts()).of(state)
     facts = public.facts
     assert facts is not None
-    players = public.players
-    if viewer is not None and state.melds[viewer] and _hides(state, viewer):
-        players = [_player(state, s, viewer) if s == viewer else p for s, p in enumerate(players)]
-    view: McrView = {
-        "variant": "mcr",
-        "options": facts.options,
-        "seat": viewer,
-        "phase": state.phase,
-        "hand_index": state.hand_index,
-        "prevalent_wind": facts.prevalent_wind,
-        "dealer": state.order[0],
-        "order": facts.order,
-        "current": state.current,
-        "to_act": _visible_to_act(state, viewer, to_act),
-        "wall_count": len(state.wall),
-        "players": players,
-        "legal": public.legal_texts(viewer, legal) if viewer is not None else [],
-        "legal_complete": True,
-        "last_discard": facts.last_discard,
-    }
+    view = public.common.copy()
+    view["seat"] = viewer
+    view["to_act"] = _visible_to_act(state, viewer, to_act)
     if viewer is not None:
+        if state.melds[viewer] and _hides(state, viewer):
+            view["players"] = [
+                _player(state, s, viewer) if s == viewer else p
+                for s, p in enumerate(public.players)
+            ]
+        view["legal"] = public.legal_texts(viewer, legal)
         view["hand"] = public.hand_codes(state, viewer)
         view["winning_tiles"] = public.winning_tiles(state, viewer)
         own_turn = state.current == viewer and state.drawn is not None and state.phase == "turn"
