@@ -18,8 +18,7 @@ left for its replacement.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from paiju.core.frozen import changed
 from paiju.core.seats import Seat
 from paiju.engines.base import Event
 from paiju.engines.mcr.actions import CHI, GANG, HU, PASS, PENG, Action
@@ -159,7 +158,8 @@ def respond(state: McrState, seat: Seat, action: Action, events: list[Event]) ->
     """Record ``seat``'s (legal) answer; resolve once every asked seat has answered."""
     window = state.window
     assert window is not None
-    window = replace(window, responses=(*window.responses, (seat, action)))
+    # (``changed`` copies the fields alone: who the new window waits for is worked out anew)
+    window = changed(window, responses=(*window.responses, (seat, action)))
     state = evolve(state, window=window)
     # Private: others learn neither the answer nor that this seat was asked at all.
     events.append(Event("claim", ClaimEvent(seat=seat, action=_text(action)), frozenset({seat})))
