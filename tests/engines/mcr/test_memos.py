@@ -16,8 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju.core.errors import IllegalAction, MalformedAction
+from paiju.core.frozen import changed
 from paiju.core.rng import SeededRng
 from paiju.engines.base import EngineDefaults, MatchInfo
+from paiju.engines.mcr import claims
 from paiju.engines.mcr import view as view_module
 from paiju.engines.mcr.actions import Action, format_action, parse_action
 from paiju.engines.mcr.engine import McrEngine
@@ -36,13 +38,16 @@ def random_hand(seed: int, chooser: random.Random, prompts: str) -> Iterator[Mcr
     opts = engine.normalize_options({"claim_prompts": prompts})
     state = engine.initial_state(opts, SeededRng(f"memos/{seed}"), MatchInfo(seed % 16, (0,) * 4))
     yield state
-    while not engine.is_terminal(state):
+    for _ in range(1000):  # (a hand takes a few hundred actions at most)
+        if engine.is_terminal(state):
+            return
         seat = chooser.choice(sorted(engine.to_act(state)))
         texts = sorted(format_action(a) for a in engine.legal_actions(state, seat))
         eager = [t for t in texts if t.split()[0] in ("angang", "bugang", "gang", "peng", "chi")]
         text = chooser.choice(eager or texts)
         state = engine.apply(state, seat, parse_action(text)).state
         yield state
+    raise AssertionError("the hand does not end")
 
 
 def fresh_to_act(state: McrState) -> frozenset[int]:
@@ -124,6 +129,7 @@ def test_recorded_hands_with_face_down_kongs_and_ends_view_as_fresh() -> None:
         "hand",  # a seat's hand codes kept whatever its hand
         "waits",  # a seat's winning tiles kept whatever its waits
         "legal",  # a seat's legal texts kept whatever its actions
+        "waiting",  # an answered window still waiting for whom it waited for before
     ],
 )
 def test_a_broken_memo_is_caught(breakage: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,6 +143,14 @@ def test_a_broken_memo_is_caught(breakage: str, monkeypatch: pytest.MonkeyPatch)
             return new
 
         monkeypatch.setattr(view_module, "_renewed", stale_river)
+    elif breakage == "waiting":
+
+        def keeping(window, **changes):  # type: ignore[no-untyped-def]
+            new = changed(window, **changes)
+            new.__dict__["_waiting"] = window.waiting()
+            return new
+
+        monkeypatch.setattr(claims, "changed", keeping)
     else:
         slot = {"hand": "_hand", "waits": "_waits", "legal": "_legal"}[breakage]
         method = {"hand": "hand_codes", "waits": "winning_tiles", "legal": "legal_texts"}[
