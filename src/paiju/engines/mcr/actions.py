@@ -48,6 +48,13 @@ def parse_action(text: str) -> Action:
     """Read an action in canonical notation; ``MalformedAction`` if it is not one."""
     if not isinstance(text, str):
         raise MalformedAction(f"an action must be text, not {type(text).__name__}")
+    return _parse(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str) -> Action:
+    # Memoised: a table reads every action's text, and a hand's texts are a few dozen (an
+    # error is raised again each time, never kept).
     tokens = split_tokens(text)
     kind = tokens[0]
     if kind in _BARE and len(tokens) == 1:

@@ -18,8 +18,7 @@ left for its replacement.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from paiju.core.frozen import changed
 from paiju.core.seats import Seat
 from paiju.engines.base import Event
 from paiju.engines.mcr.actions import CHI, GANG, HU, PASS, PENG, Action
@@ -61,26 +60,37 @@ def _chow_middles(hand: tuple[Tile, ...], tile: Tile) -> list[Tile]:
 
 def claim_options(state: McrState, seat: Seat, source: Seat, tile: Tile) -> set[Action]:
     """Chow/pung/kong claims of ``seat`` on ``tile`` (hu is decided separately)."""
+    return _claims(state, seat, tile, state.next_seat(source) == seat)
+
+
+def _claims(state: McrState, seat: Seat, tile: Tile, left: bool) -> set[Action]:
+    """``claim_options`` with ``left``: whether ``seat`` plays right after the discarder."""
     if not state.wall:
         return set()  # the last discard may be claimed only for hu
     hand = state.hands[seat]
-    acts: set[Action] = set()
     held = hand.count(tile)
+    if held < 2 and not left:
+        return set()  # (most seats, most discards: asked for nothing but maybe hu)
+    acts: set[Action] = set()
     if held >= 2:
-        acts.add(Action(PENG))
+        acts.add(_PENG)
     if held == 3:
-        acts.add(Action(GANG))
-    if state.next_seat(source) == seat:
-        acts.update(Action(CHI, m) for m in _chow_middles(hand, tile))
+        acts.add(_GANG)
+    if left:
+        acts.update(_CHIS[m] for m in _chow_middles(hand, tile))
     return acts
 
 
+_PENG, _GANG, _PASS = Action(PENG), Action(GANG), Action(PASS)
+_CHIS = tuple(Action(CHI, t) for t in range(27))
+
+
 def _seat_claims(
-    state: McrState, seat: Seat, source: Seat, tile: Tile, robbed: bool
+    state: McrState, seat: Seat, left: bool, source: Seat, tile: Tile, robbed: bool
 ) -> tuple[set[Action], Win | None]:
     """The claims of ``seat`` on ``tile`` (``pass`` not included) and, when ``hu`` is among
     them, the evaluated win; only hu on an added kong's tile (``robbed``)."""
-    acts = set() if robbed else claim_options(state, seat, source, tile)
+    acts = set() if robbed else _claims(state, seat, tile, left)
     if tile not in state.waits[seat]:
         return acts, None
     win = evaluate_win(state, seat, state.hands[seat], tile, source=source, robbed=robbed)
@@ -101,14 +111,32 @@ def _open(
     ask_all = state.rules.claim_prompts == PROMPT_ALL
     options: list[tuple[Seat, frozenset[Action]]] = []
     wins: list[Win] = []
+    left = state.next_seat(source)
+    hands, waits = state.hands, state.waits
     for seat in state.order:
         if seat == source:
             continue
-        acts, win = _seat_claims(state, seat, source, tile, robbed)
+        if (
+            not ask_all
+            and seat != left
+            and tile not in waits[seat]
+            and (robbed or hands[seat].count(tile) < 2)
+        ):
+            continue  # (most seats, most discards: a pung is the one claim to look for)
+        acts, win = _seat_claims(state, seat, seat == left, source, tile, robbed)
         if win is not None:
             wins.append(win)
         if acts or ask_all:
-            options.append((seat, frozenset({*acts, Action(PASS)})))
+            acts.add(_PASS)
+            options.append((seat, frozenset(acts)))
+    if not options and phase == CLAIM:
+        # Nobody to ask: the window would close unanswered at once (``resolve``), the
+        # discard staying in the river; the same state without building the window.
+        rivers = put(state.discards, source, (*state.discards[source], tile))
+        state = evolve(
+            state, current=source, window=None, discards=rivers, last_discard=(source, tile)
+        )
+        return draw(state, left, events)
     window = Window(tile, source, tuple(options), (), tuple(wins))
     state = evolve(state, phase=phase, current=source, window=window)
     if not options:
@@ -130,7 +158,8 @@ def respond(state: McrState, seat: Seat, action: Action, events: list[Event]) ->
     """Record ``seat``'s (legal) answer; resolve once every asked seat has answered."""
     window = state.window
     assert window is not None
-    window = replace(window, responses=(*window.responses, (seat, action)))
+    # (``changed`` copies the fields alone: who the new window waits for is worked out anew)
+    window = changed(window, responses=(*window.responses, (seat, action)))
     state = evolve(state, window=window)
     # Private: others learn neither the answer nor that this seat was asked at all.
     events.append(Event("claim", ClaimEvent(seat=seat, action=_text(action)), frozenset({seat})))

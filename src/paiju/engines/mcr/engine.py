@@ -107,7 +107,7 @@ class McrEngine(EngineDefaults[McrState, Action]):
 
     def to_act(self, state: McrState) -> frozenset[Seat]:
         if state.phase == TURN:
-            return frozenset({state.current})
+            return _ALONE[state.current]
         if state.phase in (CLAIM, ROB) and state.window is not None:
             return state.window.waiting()
         return frozenset()
@@ -129,6 +129,20 @@ class McrEngine(EngineDefaults[McrState, Action]):
     def refusal(self, state: McrState, seat: Seat, action: Action) -> IllegalAction:
         text = act.format_action(action)
         return IllegalAction(f"{text} is not legal now", code=_illegal_code(state, seat, action))
+
+    def check_action(self, state: McrState, seat: Seat, action: object) -> Action:
+        """A listed action is well formed and legal as it is (every listed action is
+        canonical): the protocol's checks, each of which it passes, and the round trip through
+        the notation are for the others. Only a plain ``Action`` of a plain ``str`` and
+        ``int`` is taken as it is (a ``True`` tile equals the tile 1 and would be listed)."""
+        if (
+            type(action) is Action
+            and type(action.kind) is str
+            and (action.tile is None or type(action.tile) is int)
+            and action in self.legal_actions(state, seat)
+        ):
+            return action
+        return super().check_action(state, seat, action)
 
     def apply(self, state: McrState, seat: Seat, action: Action) -> Step[McrState]:
         """Check (``check_action``: ``GameOver``, ``NotYourTurn``, ``MalformedAction``,
@@ -200,6 +214,10 @@ class McrEngine(EngineDefaults[McrState, Action]):
 
     def format_action(self, action: Action) -> str:
         return act.format_action(action)
+
+
+#: Who acts in a seat's turn, per seat: the one set of each, not a new one per question.
+_ALONE = tuple(frozenset({seat}) for seat in range(4))
 
 
 def _illegal_code(state: McrState, seat: Seat, action: Action) -> str:

@@ -107,13 +107,18 @@ def _honor_class(n: int) -> int:
     return SETS if n in (0, 3) else SETS_AND_PAIR if n == 2 else BROKEN
 
 
+#: ``_honor_class`` of each count 0..4 of an honor kind.
+_HONOR_CLASSES = tuple(_honor_class(n) for n in range(5))
+
+
 def regular_waits(c: list[int]) -> list[Tile]:
     """Tiles completing the four-sets-and-a-pair shape of 3n+1 counts ``c``."""
-    suits = [tuple(c[9 * s : 9 * s + 9]) for s in range(3)]
-    classes = [suit_class(x) for x in suits] + [_honor_class(c[t]) for t in range(27, 34)]
+    suits = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
+    classes = [suit_class(suits[0]), suit_class(suits[1]), suit_class(suits[2])]
+    classes += [_HONOR_CLASSES[n] for n in c[27:34]]
+    if classes.count(BROKEN) > 1:
+        return []  # (most hands: no one tile mends two groups)
     broken = [i for i, k in enumerate(classes) if k == BROKEN]
-    if len(broken) > 1:
-        return []
     pairs = classes.count(SETS_AND_PAIR)
     out = []
     for group in broken or range(len(classes)):

@@ -18,14 +18,16 @@ from paiju.engines.mcr.state import ANGANG_MELD, PENG_MELD, McrState, Meld
 from paiju.engines.mcr.tiles import tile_code
 from paiju.engines.mcr.wall import draw, put, remove_tiles, set_hand
 
-_DISCARDS = tuple(Action(DISCARD, t) for t in range(34))
+_DISCARD_SETS = tuple(frozenset({Action(DISCARD, t)}) for t in range(34))
 
 
 def turn_actions(state: McrState) -> frozenset[Action]:
     """Every legal action of the seat in turn."""
     seat = state.current
     hand = state.hands[seat]
-    acts = {_DISCARDS[t] for t in hand}
+    # A union of kept one-action sets: a set's merge takes each action's hash from the set,
+    # where building the set afresh would call the (Python) hash of every action again.
+    acts = set().union(*[_DISCARD_SETS[t] for t in hand])
     if state.turn_win is not None:
         acts.add(Action(HU))
     if state.drawn is not None and state.wall:

@@ -14,6 +14,7 @@ still gives equal states.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from paiju.core.seats import Seat
@@ -116,6 +117,13 @@ class Window:
         return any(s == seat for s, _ in self.responses)
 
     def waiting(self) -> frozenset[Seat]:
+        return self._waiting
+
+    @cached_property
+    def _waiting(self) -> frozenset[Seat]:
+        # Worked out once per window (an answer makes a new window): the engine asks for it
+        # with every question of who is to act. Kept in the instance dict, outside the
+        # fields: equality and hashing see only the fields.
         return frozenset(s for s, _ in self.options if not self.answered(s))
 
     def win_of(self, seat: Seat) -> Win | None:
@@ -182,12 +190,12 @@ def evolve(state: McrState, **changes: Any) -> McrState:
     of magnitude cheaper than ``replace`` and gives an equal, equally frozen state. Only field
     names may be changed (checked, so a typo cannot add an attribute).
     """
-    unknown = changes.keys() - _FIELDS
-    if unknown:
-        raise TypeError(f"McrState has no fields {sorted(unknown)}")
+    if not _FIELDS.issuperset(changes):
+        raise TypeError(f"McrState has no fields {sorted(changes.keys() - _FIELDS)}")
+    fields = state.__dict__.copy()  # the fields alone: McrState keeps nothing else there
+    fields.update(changes)
     new = object.__new__(McrState)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
+    object.__setattr__(new, "__dict__", fields)
     return new
 
 

@@ -25,7 +25,7 @@ from paiju.engines.mcr.schema import (
     ResultView,
     WinView,
 )
-from paiju.engines.mcr.state import ANGANG_MELD, OVER, ROB, McrState, Meld, Win
+from paiju.engines.mcr.state import ANGANG_MELD, OVER, ROB, McrState, Meld, Rules, Win
 from paiju.engines.mcr.tiles import Tile, tile_code
 
 WIND_CODES = ("F1", "F2", "F3", "F4")
@@ -84,29 +84,58 @@ def _player(state: McrState, seat: Seat, viewer: Seat | None) -> PlayerView:
 
 class PublicParts:
     """What every viewer of the last state viewed sees alike: each seat as the others see
-    it, and the table's public facts (options, winds, wall, last discard, result).
+    it, and the table's public facts (options, winds, wall, last discard, result); and what
+    each seat's own view showed last of its hand, its winning tiles and its legal actions.
 
     A table builds every viewer's view of one state in a row, and a seat's public part
     (melds with concealed kongs face down, flowers, river, count of tiles) is the same in
     all of them but its own: it is built once per state, not once per viewer. Held by
     identity, for one state at a time (a state's instance dict is copied into the next
     state by ``evolve``, so the memo cannot live there); the parts are only read (encoded,
-    digested)."""
+    digested), so a list may be shared by the views of several states."""
 
     def __init__(self) -> None:
         self.state: McrState | None = None
         self.players: list[PlayerView] = []
         self.facts: _Facts | None = None
+        #: what every viewer's view of the state holds, seat-dependent keys left empty
+        self.common: McrView = {}  # type: ignore[typeddict-item]
         # Per seat: what its public part was built from, and the part. An action changes one
         # or two seats' melds, river or tile count: the others' parts are kept from the last
-        # state (equal inputs, equal part), not built again for every state.
+        # state (equal inputs, equal part), not built again for every state, and a changed
+        # part keeps the lists of the inputs that did not change.
         self._made: list[tuple[_PartInputs, PlayerView] | None] = [None] * 4
+        # Per seat, for its own view: its hand and the hand's codes; its waits and their
+        # codes; its legal actions (a set the state keeps) and their sorted texts. The hand
+        # changes once or twice a round, the waits with the hand, the actions once a turn.
+        self._hand: list[tuple[tuple[Tile, ...], list[str]] | None] = [None] * 4
+        self._waits: list[tuple[frozenset[Tile], list[str]] | None] = [None] * 4
+        self._legal: list[tuple[frozenset[Action], list[str]] | None] = [None] * 4
 
     def of(self, state: McrState) -> PublicParts:
         if self.state is not state:
             self.state = state
             self.players = [self._part(state, s) for s in range(4)]
-            self.facts = _facts(state)
+            facts = self.facts = _facts(state, self.facts)
+            # Every viewer's view begins as a copy of this one (its own keys then set, in
+            # place, so the keys keep their order): cheaper than writing each out again.
+            self.common = {
+                "variant": "mcr",
+                "options": facts.options,
+                "seat": None,
+                "phase": state.phase,
+                "hand_index": state.hand_index,
+                "prevalent_wind": facts.prevalent_wind,
+                "dealer": state.order[0],
+                "order": facts.order,
+                "current": state.current,
+                "to_act": [],
+                "wall_count": len(state.wall),
+                "players": self.players,
+                "legal": [],
+                "legal_complete": True,
+                "last_discard": facts.last_discard,
+            }
         return self
 
     def _part(self, state: McrState, seat: Seat) -> PlayerView:
@@ -121,9 +150,63 @@ class PublicParts:
         made = self._made[seat]
         if made is not None and made[0] == inputs:
             return made[1]
-        part = _player(state, seat, None)
+        if made is None or over or not isinstance(made[0][3], int):
+            part = _player(state, seat, None)
+        else:
+            part = _renewed(seat, inputs, *made)
         self._made[seat] = (inputs, part)
         return part
+
+    def hand_codes(self, state: McrState, seat: Seat) -> list[str]:
+        """``_codes`` of ``seat``'s hand."""
+        hand = state.hands[seat]
+        kept = self._hand[seat]
+        if kept is not None and (kept[0] is hand or kept[0] == hand):
+            return kept[1]
+        codes = _codes(hand)
+        self._hand[seat] = (hand, codes)
+        return codes
+
+    def winning_tiles(self, state: McrState, seat: Seat) -> list[str] | None:
+        """``_winning_tiles`` of ``seat``."""
+        if len(state.hands[seat]) % 3 != 1:
+            return None
+        waits = state.waits[seat]
+        kept = self._waits[seat]
+        if kept is not None and (kept[0] is waits or kept[0] == waits):
+            return kept[1]
+        codes = [_CODES[t] for t in sorted(waits)]
+        self._waits[seat] = (waits, codes)
+        return codes
+
+    def legal_texts(self, seat: Seat, legal: frozenset[Action]) -> list[str]:
+        """The sorted notation of ``legal``, the legal actions of ``seat``."""
+        if not legal:
+            return []
+        kept = self._legal[seat]
+        if kept is not None and kept[0] is legal:  # (equal sets: rare, and slow to compare)
+            return kept[1]
+        texts = sorted(format_action(a) for a in legal)
+        self._legal[seat] = (legal, texts)
+        return texts
+
+
+def _renewed(
+    seat: Seat, inputs: _PartInputs, was: _PartInputs, part: PlayerView
+) -> PlayerView:
+    """The part of ``seat`` from ``inputs`` while the hand is not over, taking from ``part``
+    (made from ``was``, also before the end) the lists of the inputs that are equal."""
+    melds, flowers, discards, held, wind = inputs
+    assert isinstance(held, int)  # (a count of tiles: the hand is not over)
+    return PlayerView(
+        seat=seat,
+        wind=WIND_CODES[wind],
+        melds=part["melds"] if melds == was[0] else [meld_json(m, reveal=False) for m in melds],
+        flowers=part["flowers"] if flowers == was[1] else _codes(flowers),
+        flower_count=len(flowers),
+        discards=part["discards"] if discards == was[2] else _codes(discards),
+        concealed_count=held,
+    )
 
 
 #: What a seat's public part depends on: its melds, flowers and river, its hand once the
@@ -139,9 +222,16 @@ class _Facts(NamedTuple):
     order: list[Seat]
     last_discard: LastDiscardView | None
     result: ResultView | None
+    # what the facts above were made from (kept while the next state's are the same)
+    rules: Rules
+    seats: tuple[Seat, ...]
+    marked: tuple[Seat, Tile] | None
 
 
-def _facts(state: McrState) -> _Facts:
+def _facts(state: McrState, last: _Facts | None = None) -> _Facts:
+    """The public facts of ``state``; those of ``last`` (the facts of the state viewed
+    before) that are equal, kept (a table's states share the options and order all hand,
+    and a marked discard for a few states)."""
     rules = state.rules
     options = OptionsView(
         multiple_win=rules.multiple_win,
@@ -149,7 +239,15 @@ def _facts(state: McrState) -> _Facts:
         min_fan=rules.min_fan,
         rounds=rules.rounds,
         claim_prompts=rules.claim_prompts,
-    )
+    ) if last is None or last.rules is not rules else last.options
+    order = list(state.order) if last is None or last.seats is not state.order else last.order
+    marked = _marked(state)
+    if last is not None and last.marked == marked:
+        last_discard = last.last_discard
+    else:
+        last_discard = None if marked is None else LastDiscardView(
+            seat=marked[0], tile=_CODES[marked[1]]
+        )
     result = None
     if state.phase == OVER:
         result = ResultView(
@@ -158,10 +256,17 @@ def _facts(state: McrState) -> _Facts:
             exhaustive_draw=not state.wins,
         )
     return _Facts(
-        options, WIND_CODES[state.prevalent], list(state.order), _last_discard(state), result
+        options, WIND_CODES[state.prevalent], order, last_discard, result,
+        rules, state.order, marked,
     )
 
 
+def _marked(state: McrState) -> tuple[Seat, Tile] | None:
+    """The seat and tile of ``_last_discard``."""
+    window = state.window
+    if window is not None and state.phase != ROB:
+        return window.source, window.tile
+    return state.last_discard
 
 
 def _hides(state: McrState, seat: Seat) -> bool:
@@ -217,31 +322,20 @@ def build_view(
     public = (public_parts or PublicParts()).of(state)
     facts = public.facts
     assert facts is not None
-    players = public.players
-    if viewer is not None and _hides(state, viewer):
-        players = [_player(state, s, viewer) if s == viewer else p for s, p in enumerate(players)]
-    view: McrView = {
-        "variant": "mcr",
-        "options": facts.options,
-        "seat": viewer,
-        "phase": state.phase,
-        "hand_index": state.hand_index,
-        "prevalent_wind": facts.prevalent_wind,
-        "dealer": state.dealer,
-        "order": facts.order,
-        "current": state.current,
-        "to_act": _visible_to_act(state, viewer, to_act),
-        "wall_count": len(state.wall),
-        "players": players,
-        "legal": sorted(format_action(a) for a in legal) if legal else [],
-        "legal_complete": True,
-        "last_discard": facts.last_discard,
-    }
+    view = public.common.copy()
+    view["seat"] = viewer
+    view["to_act"] = _visible_to_act(state, viewer, to_act)
     if viewer is not None:
-        view["hand"] = _codes(state.hands[viewer])
-        view["winning_tiles"] = _winning_tiles(state, viewer)
+        if state.melds[viewer] and _hides(state, viewer):
+            view["players"] = [
+                _player(state, s, viewer) if s == viewer else p
+                for s, p in enumerate(public.players)
+            ]
+        view["legal"] = public.legal_texts(viewer, legal)
+        view["hand"] = public.hand_codes(state, viewer)
+        view["winning_tiles"] = public.winning_tiles(state, viewer)
         own_turn = state.current == viewer and state.drawn is not None and state.phase == "turn"
-        view["drawn"] = tile_code(state.drawn) if own_turn and state.drawn is not None else None
+        view["drawn"] = _CODES[state.drawn] if own_turn and state.drawn is not None else None
     window = state.window
     if window is not None:
         mine = dict(window.responses).get(viewer) if viewer is not None else None
