@@ -10,7 +10,7 @@ import pytest
 
 from paiju.server import app
 from paiju.server import keepalive as k
-from paiju.server.keepalive import CLOSE_INTERNAL_ERROR, PING_TIMEOUT, Keepalive
+from paiju.server.keepalive import CLOSE_INTERNAL_ERROR, PING_TIMEOUT, Keepalive, heard_from
 from tests.server.client import Client
 from tests.server.conftest import running
 
@@ -78,6 +78,39 @@ async def test_a_pong_that_is_late_closes_the_connection_1011() -> None:
     assert closed == [(CLOSE_INTERNAL_ERROR, PING_TIMEOUT, 10.0)]
 
 
+async def test_a_peer_that_talks_is_not_pinged_until_it_falls_silent() -> None:
+    peer = Peer()
+    keepalive = Keepalive(lambda: [peer], close=fail_if_closed)
+    heard_from(peer, 15.0)  # a message from the client: alive at 15
+    keepalive.sweep(now=20.0)
+    await settle()
+    assert peer.pings == 0
+    heard_from(peer, 30.0)
+    keepalive.sweep(now=49.0)
+    await settle()
+    assert peer.pings == 0
+    keepalive.sweep(now=50.0)  # silent for an interval: pinged
+    await settle()
+    assert peer.pings == 1 and peer.pinged_at == 50.0
+
+
+async def test_what_comes_while_a_ping_waits_does_not_put_its_timeout_off() -> None:
+    peer = Peer(answers=False)
+    closed: list[int] = []
+
+    async def close(connection: Peer, code: int, reason: str, timeout: float) -> None:
+        closed.append(code)
+
+    keepalive = Keepalive(lambda: [peer], close=close)
+    keepalive.sweep(now=20.0)
+    await settle()
+    heard_from(peer, 30.0)  # bytes, but no pong: the ping's clock still runs from 20
+    assert peer.pinged_at == 20.0
+    keepalive.sweep(now=40.0)
+    await settle()
+    assert closed == [CLOSE_INTERNAL_ERROR]
+
+
 async def test_a_connection_without_keepalive_is_left_alone() -> None:
     peer = Peer()
     peer.ping_interval = None
@@ -105,13 +138,38 @@ async def test_a_server_pings_its_connections_without_a_task_each(quick: None) -
         assert server._server is not None
         (connection,) = server._server.connections
         assert connection.keepalive_task is None  # the library's own task is not started
-        first = connection.pinged_at
         async with asyncio.timeout(5):
-            while connection.pinged_at == first or connection.awaiting_pong is not None:
+            while connection.latency == 0:  # the client is silent: pinged, and it answers
                 await asyncio.sleep(0.01)
-        assert connection.latency > 0  # the client's pong came back
         await client.send({"type": "ping", "nonce": "alive"})
         assert (await client.expect("pong"))["nonce"] == "alive"
+        await client.close()
+
+
+async def test_a_server_does_not_ping_a_client_that_talks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An interval of 0.2 s (rather than ``quick``'s 50 ms): a busy test machine must not
+    # hold the client's next message back for a whole interval.
+    monkeypatch.setattr(app, "PING_INTERVAL", 0.2)
+    monkeypatch.setattr(k, "TICK", 0.01)
+    async with running() as server:
+        client = await Client.open(server.port)
+        assert server._server is not None
+        (connection,) = server._server.connections
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        nonce = 0
+        while loop.time() - began < 0.6:  # three intervals, a message every 40 ms (within the
+            # rate limit's burst)
+            await client.send({"type": "ping", "nonce": nonce})
+            assert (await client.expect("pong"))["nonce"] == nonce
+            nonce += 1
+            await asyncio.sleep(0.04)
+        assert connection.latency == 0  # never pinged: no pong ever measured
+        async with asyncio.timeout(5):
+            while connection.latency == 0:  # silent from now: pinged
+                await asyncio.sleep(0.01)
         await client.close()
 
 

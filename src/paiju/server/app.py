@@ -41,7 +41,7 @@ from paiju.server.errors import HelloRequired, UnsupportedVersion
 from paiju.server.histories import history_response
 from paiju.server.http import is_upgrade, serve_file, text_response, web_root
 from paiju.server.intake import SlicedIntake
-from paiju.server.keepalive import Keepalive
+from paiju.server.keepalive import Keepalive, heard_from
 from paiju.server.link import Links, close_or_abort
 from paiju.server.logs import LOG_CONTEXT
 from paiju.server.metrics import Metrics
@@ -103,6 +103,10 @@ class GuardedConnection(SlicedIntake):
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         self.server_side.departed(self)
+
+    def data_received(self, data: bytes) -> None:
+        heard_from(self, self.loop.time())
+        super().data_received(data)
 
     def start_keepalive(self) -> None:
         """The server's one keepalive task pings this connection from now on, rather than a

@@ -8,6 +8,11 @@ last ping (or opening) is ``ping_interval`` old, and closes with 1011 and "keepa
 timeout", as the library does, those whose pong (or whose ping, still waiting to be sent) is
 ``ping_timeout`` late. A connection takes part through ``KeptAlive``: ``app.GuardedConnection``
 starts no task of its own and keeps its ping's time and pong in slots.
+
+Anything the client sends puts its next ping off by an interval (``heard_from``): the peer is
+alive, and the traffic keeps any middlebox's idle timer going. Seated players act every few
+seconds, so at a busy server pings go only to the silent connections; at 1,500 tables, 6,000
+connections pinged every 20 s were some 300 pings, tasks and pongs a second.
 """
 
 from __future__ import annotations
@@ -110,6 +115,15 @@ async def _ping(connection: KeptAlive) -> None:
     """Send a ping; its pong is then what the connection waits for."""
     with contextlib.suppress(ConnectionClosed):
         connection.awaiting_pong = await connection.ping()
+
+
+def heard_from(connection: KeptAlive, now: float) -> None:
+    """The peer sent something at ``now``: it is alive, so its next ping is due an interval
+    from now. A connection whose client talks (a seated player acts every few seconds) is
+    then never pinged; a silent one is, as before. Left alone while a ping waits for its
+    pong, whose timeout runs from the ping."""
+    if connection.awaiting_pong is None:
+        connection.pinged_at = now
 
 
 def _done(waiting: Awaitable[object]) -> bool:
