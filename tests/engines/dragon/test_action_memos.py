@@ -204,7 +204,7 @@ def test_the_next_hand_shares_nothing_with_the_last() -> None:
 def test_the_best_of_the_listed_leftovers_is_the_solver_s(
     hand: tuple[int, ...], opts: ScoringOptions
 ) -> None:
-    leftovers = chain_leftovers(hand)
+    leftovers = [leftover for leftover, _ in chain_leftovers(hand)]
     assert listed_best(leftovers, opts) == best_leftover(hand, opts)
     assert solve(hand, opts, leftovers) == solve(hand, opts)
 
