@@ -120,12 +120,14 @@ def fresh_lays(pip: int, counts: list[int]) -> list[tuple[int, str, int]]:
 
 
 def test_every_table_of_what_a_pip_may_lay_is_worked_out_afresh() -> None:
-    """Every set of counts of the kinds that touch a pip (``_LAYS`` is shared by every hand,
-    filled as pips meet them; counts of other kinds are masked off): each table lists the
-    tiles that may be laid, with the pip they lead to and that pip's own table."""
+    """Every set of counts of the kinds that touch a pip (``_LAYS``, written at import, is
+    shared by every hand; counts of other kinds are masked off): each table lists the tiles
+    that may be laid, with the pip they lead to and that pip's own table."""
     for pip in range(6):
         touching = [t.kind for t in TILES if pip + 1 in (t.low, t.high)]
-        for held in itertools.product(*[range(TILES[k].copies + 1) for k in touching]):
+        sets = list(itertools.product(*[range(TILES[k].copies + 1) for k in touching]))
+        assert len(_LAYS[pip]) == len(sets)
+        for held in sets:
             counts = [0] * len(TILES)
             for k, n in zip(touching, held, strict=True):
                 counts[k] = n

@@ -160,5 +160,6 @@ def optimal_text(
     solution = solve(tuple(sorted(hand)), scoring, leftovers)
     if not solution.chain:
         return "bust"
-    return format_action(Arrange(solution.chain, solution.leftover))
+    # the solver's leftover is sorted: only the chain may need turning round
+    return arrangement_text(canonical_chain(solution.chain), solution.leftover)
 

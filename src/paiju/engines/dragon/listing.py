@@ -14,8 +14,7 @@ to that path, and that path to a brute force):
    What may be laid next from a pip depends only on the counts of the kinds that touch it:
    ``_LAYS[pip][free & _TOUCHING[pip]]`` lists each such tile once, with its text, the pip
    it leads to and that pip's own table. The tables are shared by every hand (a hand needs
-   no tables of its own), worked out the first time a pip meets a set of counts (at most
-   3**6 sets a pip).
+   no tables of its own), written out at import.
 3. The chain's text is written as it is laid (`` 16 66 64``); at 6 and 7 tiles the
    leftover's text is looked up by its multiset.
 4. Each chain is met from both ends. The reading from the lower end pip is canonical (its
@@ -27,6 +26,7 @@ to that path, and that path to a brute force):
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 from paiju.engines.dragon.tiles import KIND_COUNT, TILES, Kind, tile_code
@@ -40,31 +40,28 @@ _TOUCHING = tuple(
 
 #: A tile laid from a pip: (its unit, the tables of the pip it leads to, that pip's
 #: ``_TOUCHING``, its text as laid, that pip).
-Laying = tuple[int, "_Lays", int, str, int]
+Laying = tuple[int, dict[int, tuple["Laying", ...]], int, str, int]
 
 
-class _Lays(dict[int, tuple[Laying, ...]]):
-    """The tiles that may be laid from one pip, by the counts of the kinds that touch it: a
-    memo of a function of those counts alone (nothing of any hand is kept)."""
-
-    def __init__(self, pip: int) -> None:
-        super().__init__()
-        self.pip = pip
-
-    def __missing__(self, counts: int) -> tuple[Laying, ...]:
-        lays: list[Laying] = []
-        for t in TILES:
-            if counts >> 2 * t.kind & 3:
-                low, high = t.low - 1, t.high - 1
-                if self.pip in (low, high):
-                    to = high if low == self.pip else low
-                    text = f" {self.pip + 1}{to + 1}"
-                    lays.append((_UNIT[t.kind], _LAYS[to], _TOUCHING[to], text, to))
-        found = self[counts] = tuple(lays)
-        return found
+def _lay_tables() -> tuple[dict[int, tuple[Laying, ...]], ...]:
+    """Per pip: every set of counts of the kinds that touch it -> the tiles that may be laid
+    from it, in kind order (a few hundred sets a pip, some 7 ms to write out at import)."""
+    tables: tuple[dict[int, tuple[Laying, ...]], ...] = ({}, {}, {}, {}, {}, {})
+    # each tile laid from each of its pips, once (every table that holds it shares it)
+    laying: dict[tuple[int, Kind], Laying] = {}
+    for t in TILES:
+        for pip, to in ((t.low - 1, t.high - 1), (t.high - 1, t.low - 1)):
+            text = f" {pip + 1}{to + 1}"
+            laying[pip, t.kind] = (_UNIT[t.kind], tables[to], _TOUCHING[to], text, to)
+    for pip, table in enumerate(tables):
+        touching = [t.kind for t in TILES if pip in (t.low - 1, t.high - 1)]
+        for counts in itertools.product(*[range(TILES[k].copies + 1) for k in touching]):
+            free = sum(n << 2 * k for k, n in zip(touching, counts, strict=True))
+            table[free] = tuple(laying[pip, k] for k, n in zip(touching, counts, strict=True) if n)
+    return tables
 
 
-_LAYS = tuple(_Lays(pip) for pip in range(6))
+_LAYS = _lay_tables()
 
 
 def _leftover_texts() -> dict[int, tuple[str, tuple[Kind, ...]]]:
@@ -80,8 +77,9 @@ def _leftover_texts() -> dict[int, tuple[str, tuple[Kind, ...]]]:
 
 _LEFTOVERS = _leftover_texts()
 _LEFT_TEXT = {tiles: text for tiles, (text, _) in _LEFTOVERS.items()}
-#: A leftover's text (after ``|``) -> its kinds.
-_LEFT_KINDS = {text[3:]: kinds for text, kinds in _LEFTOVERS.values()}
+#: The last 5 characters of an arrangement's notation -> its leftover's kinds: `` | 11`` for
+#: one tile, ``11 22`` for two.
+_LEFT_KINDS = {text[-5:]: kinds for text, kinds in _LEFTOVERS.values()}
 
 
 def legal_notation(hand: Iterable[Kind]) -> list[str]:
@@ -133,7 +131,9 @@ def _walk(start: int, tiles: int, found: list[str]) -> None:
                                         found.append(seven + left[free6 - u7])
 
 
-def listed_leftovers(listed: Iterable[str]) -> list[tuple[Kind, ...]]:
+def listed_leftovers(listed: list[str]) -> list[tuple[Kind, ...]]:
     """The distinct leftovers a ``legal_notation`` list names (sorted kinds each): every
     leftover whose other tiles lay a chain, none for ``bust``."""
-    return list({_LEFT_KINDS[text[text.index("|") + 2 :]] for text in listed if text != "bust"})
+    if listed == ["bust"]:
+        return []
+    return list({_LEFT_KINDS[text[-5:]] for text in listed})
