@@ -100,7 +100,8 @@ def legal_notation(hand: Iterable[Kind]) -> list[str]:
 def _walk(start: int, tiles: int, found: list[str]) -> None:
     """Append every canonical chain of 6 or 7 of ``tiles`` read from pip ``start``, with its
     leftover. The seven tiles' loops are written out one inside the other: a call per tile
-    laid was a fifth of the walk's cost."""
+    laid made the walk some 15% slower. ``six[6:]`` is a chain's text after ``chain ``, and
+    ``six[:5:-1]`` that text reversed (the chain read from its other end)."""
     left = _LEFT_TEXT
     for u1, lays1, at1, text1, _ in _LAYS[start][tiles & _TOUCHING[start]]:
         free1 = tiles - u1

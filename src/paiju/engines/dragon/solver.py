@@ -22,8 +22,9 @@ memo on the sorted hand for the engine and bots, where the same hand is asked fo
 leftover that passes the test, every trail from the lower odd pip (or from every pip of a
 closed chain), canonicalised so a chain and its reverse count once. The trails of a multiset
 are kept for the hand's other leftovers, which share most of their tiles. ``chain_leftovers``
-lists the leftovers that pass the test and the pips their chains are read from, for the walk
-that writes the views' legal lists (``listing``).
+lists the leftovers that pass the test and the pips their chains are read from (the views'
+legal lists, ``listing``, are walked without it; the tests hold the leftovers those lists
+name to it).
 """
 
 from __future__ import annotations
