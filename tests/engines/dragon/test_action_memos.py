@@ -14,8 +14,15 @@ from hypothesis import strategies as st
 from paiju.core.errors import InvalidOptions, MalformedAction
 from paiju.core.rng import SeededRng
 from paiju.engines.base import EngineDefaults, MatchInfo
-from paiju.engines.dragon import rules
-from paiju.engines.dragon.actions import Arrange, DeclareBust, format_action, parse_action
+from paiju.engines.dragon import listing, rules
+from paiju.engines.dragon.actions import (
+    Arrange,
+    DeclareBust,
+    format_action,
+    optimal_action,
+    optimal_text,
+    parse_action,
+)
 from paiju.engines.dragon.engine import DragonEngine
 from paiju.engines.dragon.rules import ScoringOptions
 from paiju.engines.dragon.solver import (
@@ -204,7 +211,7 @@ def test_the_next_hand_shares_nothing_with_the_last() -> None:
 def test_the_best_of_the_listed_leftovers_is_the_solver_s(
     hand: tuple[int, ...], opts: ScoringOptions
 ) -> None:
-    leftovers = chain_leftovers(hand)
+    leftovers = [leftover for leftover, _ in chain_leftovers(hand)]
     assert listed_best(leftovers, opts) == best_leftover(hand, opts)
     assert solve(hand, opts, leftovers) == solve(hand, opts)
 
@@ -217,3 +224,15 @@ def test_a_view_s_best_is_the_timeout_s_choice(seed: int, scoring: str) -> None:
         view = ENGINE.view(state, seat)
         assert view["best"] == format_action(ENGINE.timeout_action(state, seat))
         assert view["best"] in view["legal"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand=hands, opts=all_options)
+def test_the_best_text_from_the_listed_leftovers_is_the_optimal_action_s(
+    hand: tuple[int, ...], opts: ScoringOptions
+) -> None:
+    """What a view shows as ``best``: picked from the leftovers its legal list names, and
+    written without making the action, it is the timeout's action written out."""
+    leftovers = listing.listed_leftovers(listing.legal_notation(hand))
+    assert optimal_text(hand, opts, leftovers) == format_action(optimal_action(hand, opts))
+    assert optimal_text(hand, opts) == format_action(optimal_action(hand, opts))

@@ -96,11 +96,9 @@ def worked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Kind, ...]]:
     hands: list[tuple[Kind, ...]] = []
     work_out = listing.legal_notation
 
-    def counted(
-        hand: tuple[Kind, ...], leftovers: list[tuple[tuple[Kind, ...], int]] | None = None
-    ) -> list[str]:
+    def counted(hand: tuple[Kind, ...]) -> list[str]:
         hands.append(hand)
-        return work_out(hand, leftovers)
+        return work_out(hand)
 
     monkeypatch.setattr(listing, "legal_notation", counted)
     return hands

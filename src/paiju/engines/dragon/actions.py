@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from paiju.core.errors import MalformedAction
@@ -150,14 +150,16 @@ def optimal_action(hand: tuple[Kind, ...], scoring: ScoringOptions) -> Action:
 def optimal_text(
     hand: tuple[Kind, ...],
     scoring: ScoringOptions,
-    leftovers: Sequence[tuple[tuple[Kind, ...], int]] | None = None,
+    leftovers: Iterable[tuple[Kind, ...]] | None = None,
 ) -> str:
     """The notation of ``optimal_action(hand, scoring)``, solved afresh: a view asks once per
     hand (the state remembers the text), and ``solve_cached`` would keep the solution of
     every hand dealt at an idle table, some 0.4 KiB per seated connection. ``leftovers``:
-    the sorted hand's ``chain_leftovers``, when the caller has them (see ``solve``)."""
+    every leftover of the hand whose other tiles lay a chain, when the caller has them (see
+    ``solve``)."""
     solution = solve(tuple(sorted(hand)), scoring, leftovers)
     if not solution.chain:
         return "bust"
-    return format_action(Arrange(solution.chain, solution.leftover))
+    # the solver's leftover is sorted: only the chain may need turning round
+    return arrangement_text(canonical_chain(solution.chain), solution.leftover)
 

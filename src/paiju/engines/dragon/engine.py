@@ -31,7 +31,6 @@ from paiju.engines.dragon.scoring import category
 from paiju.engines.dragon.solver import (
     arrangements,
     best_leftover,
-    chain_leftovers,
     solve_cached,
 )
 from paiju.engines.dragon.state import (
@@ -268,13 +267,14 @@ def _texts(state: DragonState, seat: Seat) -> list[str]:
 
 def _list_and_solve(state: DragonState, seat: Seat) -> list[str]:
     """The seat's legal notation, and the best arrangement its view shows too (unless it is
-    remembered already) from the same listed leftovers: the solver would test each one
-    again."""
+    remembered already) from the leftovers that list names: the solver would test each
+    leftover again."""
     hand = state.hands[seat]  # sorted
-    leftovers = chain_leftovers(hand)
+    listed = listing.legal_notation(hand)
     if ("best", seat) not in state.of_hands:
+        leftovers = listing.listed_leftovers(listed)
         state.of_hands[("best", seat)] = optimal_text(hand, state.scoring, leftovers)
-    return listing.legal_notation(hand, leftovers)
+    return listed
 
 
 def _listed(state: DragonState, waiting: frozenset[Seat]) -> list[Seat]:

@@ -22,14 +22,15 @@ memo on the sorted hand for the engine and bots, where the same hand is asked fo
 leftover that passes the test, every trail from the lower odd pip (or from every pip of a
 closed chain), canonicalised so a chain and its reverse count once. The trails of a multiset
 are kept for the hand's other leftovers, which share most of their tiles. ``chain_leftovers``
-lists the leftovers that pass the test and the pips their chains are read from, for the walk
-that writes the views' legal lists (``listing``).
+lists the leftovers that pass the test and the pips their chains are read from (the views'
+legal lists, ``listing``, are walked without it; the tests hold the leftovers those lists
+name to it).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from paiju.engines.dragon.rules import DEFAULT_SCORING, ScoringOptions
@@ -237,14 +238,15 @@ def _lay(kinds: Sequence[Kind]) -> tuple[Laid, ...]:
 
 
 def listed_best(
-    leftovers: Sequence[tuple[tuple[Kind, ...], int]], opts: ScoringOptions = DEFAULT_SCORING
+    leftovers: Iterable[tuple[Kind, ...]], opts: ScoringOptions = DEFAULT_SCORING
 ) -> tuple[Kind, ...] | None:
-    """``best_leftover`` of a hand from its ``chain_leftovers`` (every leftover that passes
-    the Euler test): the one ``best_leftover`` would try first, by the same sort codes."""
+    """``best_leftover`` of a hand from every leftover whose other tiles lay a chain (those
+    of ``chain_leftovers``, or those its legal list names): the one ``best_leftover`` would
+    try first, by the same sort codes."""
     singles, pairs = _order_tables(opts)
     best: tuple[Kind, ...] | None = None
     top = -1
-    for leftover, _ in leftovers:
+    for leftover in leftovers:
         code = singles[leftover[0]] if len(leftover) == 1 else pairs[leftover[0]][leftover[1]]
         if code > top:
             best, top = leftover, code
@@ -254,11 +256,11 @@ def listed_best(
 def solve(
     hand: Sequence[Kind],
     opts: ScoringOptions = DEFAULT_SCORING,
-    leftovers: Sequence[tuple[tuple[Kind, ...], int]] | None = None,
+    leftovers: Iterable[tuple[Kind, ...]] | None = None,
 ) -> Solution:
-    """An optimal arrangement of an 8-tile hand under ``opts`` (exact). ``leftovers``, the
-    hand's ``chain_leftovers`` when the caller has them, spares testing every leftover
-    again."""
+    """An optimal arrangement of an 8-tile hand under ``opts`` (exact). ``leftovers``, every
+    leftover of the hand whose other tiles lay a chain when the caller has them (see
+    ``listed_best``), spares testing every leftover again."""
     leftover = best_leftover(hand, opts) if leftovers is None else listed_best(leftovers, opts)
     if leftover is None:
         return Solution(BUST, (), tuple(sorted(hand)))
