@@ -16,10 +16,14 @@ a thread of the store's own on a second connection they made this thread's commi
 
 What a write costs is mostly its pages written to the log, and the checkpoints' fsyncs: an
 action is ~2.3 pages (the table's last leaf, a leaf of the key's index), an action with a
-snapshot ~5.6 (``benchmarks/store_cost.py`` measures the writes of an MCR game against another
-checkout). Measured against this and not kept: the entries ``WITHOUT ROWID`` (clustered by
-room) 1.4x the CPU, rows of kilobytes landing mid-tree; pages of 2 or 8 KiB 1.04x; a larger
-cache 1.04-1.10x; a batch as one multi-row ``INSERT`` 1.02-1.04x; ``mmap_size``,
+snapshot ~5.6 when the snapshot also updated the room's row (counted before a snapshot during
+a hand stopped doing so; ``benchmarks/store_cost.py`` measures the writes of an MCR game
+against another checkout). An action and the snapshot after it, entries alone, are one
+multi-row ``INSERT`` in autocommit (one statement is atomic): 57 -> 52 µs against ``BEGIN``,
+two inserts and ``COMMIT``. Measured against this and not kept: the entries ``WITHOUT
+ROWID`` (clustered by room) 1.4x the CPU, rows of kilobytes landing mid-tree; pages of 2 or
+8 KiB 1.04x; a larger cache 1.04-1.10x; a batch as one multi-row ``INSERT`` inside ``BEGIN``
+and ``COMMIT`` 1.02-1.04x; ``mmap_size``,
 ``temp_store`` and ``journal_size_limit`` no change; ``foreign_keys`` off 1%. Two would save
 CPU at a price: ``locking_mode=EXCLUSIVE`` ~12% (no shared-memory locks per transaction) but
 no other process could read the file while the server runs (``paiju verify`` or ``replay
