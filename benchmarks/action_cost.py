@@ -19,7 +19,7 @@ alternating run by run with this one, so both meet the same load on a shared mac
 prints the paired medians. ``--profile N`` prints the N costliest functions (cProfile).
 ``--tables N`` plays N tables in turn, one action at each, as a server with N busy tables
 does: a cache that all tables share (a function's ``lru_cache``) then meets N tables' states
-between two actions of one table.
+between two actions of one table. Each table has an engine of its own, as each room has.
 """
 
 from __future__ import annotations
@@ -70,7 +70,10 @@ def play(variant: str, actions: int, watched: bool, seed: str, rotate: int = 1) 
         return effects
 
     def new_table(n: int) -> Table:
-        table = Table(f"r{n}", engine, options, f"{seed}/{n}", TableSettings(timers={}),
+        # An engine of its own, as each room of the server has (``rooms.py``): what an
+        # engine keeps between states and views is then the table's alone.
+        table = Table(f"r{n}", get_engine(variant), options, f"{seed}/{n}",
+                      TableSettings(timers={}),
                       lambda s, lv: None)  # type: ignore[arg-type,return-value]
         if hasattr(table, "watched"):  # the host's switch (older checkouts build them always)
             table.watched = lambda: watched
