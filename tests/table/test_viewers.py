@@ -42,3 +42,34 @@ def test_a_state_shown_carries_its_json_counters_and_content_alike() -> None:
     assert sent is not None and sent.frame is not None
     assert json.loads(sent.frame) == sent.message
     assert sent.message["version"] == 1 and sent.message["deadline_ms"] == 5
+
+
+def test_a_state_whose_keys_are_not_all_strings_is_written_as_the_digest_writes_it() -> None:
+    import orjson
+
+    from paiju.table.viewers import SORTED
+
+    viewers = Viewers()
+    with_int_keys = state(scores={1: 5, 0: 2}, hand=[1])
+    sent = viewers.show(0, with_int_keys, None)
+    assert sent is not None and sent.frame is not None
+    assert orjson.loads(sent.frame)["view"]["scores"] == {"0": 2, "1": 5}
+    content = {k: v for k, v in with_int_keys.items()
+               if k not in ("version", "deadline_ms", "decision_version")}
+    assert sent.frame.endswith(orjson.dumps(content, option=SORTED)[1:])
+    # The same content with string keys is the same content: no new version.
+    assert viewers.show(0, state(scores={"0": 2, "1": 5}, hand=[1]), None) is None
+
+
+def test_string_keys_are_written_as_the_option_for_other_keys_writes_them() -> None:
+    import orjson
+
+    from paiju.table.viewers import SORTED
+
+    viewers = Viewers()
+    shown = state(b={"z": 1, "a": [2, {"y": None, "x": "é"}]}, a=1.5)
+    sent = viewers.show(1, shown, None)
+    assert sent is not None and sent.frame is not None
+    content = {k: v for k, v in shown.items()
+               if k not in ("version", "deadline_ms", "decision_version")}
+    assert sent.frame.endswith(orjson.dumps(content, option=SORTED)[1:])

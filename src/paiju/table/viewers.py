@@ -94,9 +94,17 @@ SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 def _content(snapshot: dict[str, Any]) -> bytes:
     """A state's content (all but its counters) as JSON with sorted keys: what its digest is
-    of, and, after the counters, what it is sent as."""
-    return orjson.dumps({k: v for k, v in snapshot.items() if k not in COUNTERS},
-                        option=SORTED)
+    of, and, after the counters, what it is sent as.
+
+    Written first as if every key were a string, as every view's are: orjson's option for
+    other keys costs a quarter of the writing (2-4 us a state) even when no key needs it. A
+    key that is not a string (orjson refuses it) sends the content through ``SORTED``, which
+    writes string keys to the same bytes."""
+    content = {k: v for k, v in snapshot.items() if k not in COUNTERS}
+    try:
+        return orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return orjson.dumps(content, option=SORTED)
 
 
 def _with_counters(snapshot: dict[str, Any], body: bytes) -> bytes:
