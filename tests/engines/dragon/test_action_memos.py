@@ -27,8 +27,8 @@ from paiju.engines.dragon.engine import DragonEngine
 from paiju.engines.dragon.rules import ScoringOptions
 from paiju.engines.dragon.solver import (
     PAIRS,
+    arrangements,
     best_leftover,
-    chain_leftovers,
     listed_best,
     solve,
 )
@@ -211,7 +211,7 @@ def test_the_next_hand_shares_nothing_with_the_last() -> None:
 def test_the_best_of_the_listed_leftovers_is_the_solver_s(
     hand: tuple[int, ...], opts: ScoringOptions
 ) -> None:
-    leftovers = [leftover for leftover, _ in chain_leftovers(hand)]
+    leftovers = {leftover for _, leftover in arrangements.__wrapped__(hand)}
     assert listed_best(leftovers, opts) == best_leftover(hand, opts)
     assert solve(hand, opts, leftovers) == solve(hand, opts)
 

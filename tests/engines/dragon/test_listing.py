@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from paiju.engines.dragon.actions import arrangement_text
 from paiju.engines.dragon.engine import legal_texts
 from paiju.engines.dragon.listing import _LAYS, _TOUCHING, legal_notation, listed_leftovers
-from paiju.engines.dragon.solver import _trail_starts, arrangements, chain_leftovers
+from paiju.engines.dragon.solver import arrangements
 from paiju.engines.dragon.tiles import BY_CODE, FULL_SET, TILES, Kind
 from tests.scale import examples
 
@@ -58,23 +58,6 @@ def test_the_order_of_the_hand_does_not_matter(hand: tuple[Kind, ...]) -> None:
     assert legal_notation(tuple(reversed(hand))) == legal_notation(hand)
 
 
-@settings(max_examples=examples(100), deadline=None)
-@given(hand=hands)
-def test_chain_leftovers_are_the_arrangements_leftovers(hand: tuple[Kind, ...]) -> None:
-    """Each leftover whose other tiles lay a chain, once, with the pips the solver reads
-    that chain from."""
-    found = chain_leftovers(hand)
-    assert len({leftover for leftover, _ in found}) == len(found)
-    assert {leftover for leftover, _ in found} == {
-        leftover for _, leftover in arrangements.__wrapped__(hand)
-    }
-    for leftover, starts in found:
-        rest = list(hand)
-        for k in leftover:
-            rest.remove(k)
-        assert [p for p in range(6) if starts >> p & 1] == _trail_starts(rest)
-
-
 def test_a_closed_chain_that_reads_the_same_both_ways_is_listed_once() -> None:
     hand = hand_of("15 15 56 56 16 16 46 46")
     listed = legal_notation(hand)
@@ -95,11 +78,13 @@ def test_a_hand_lists_what_its_actions_format_to() -> None:
 
 @settings(max_examples=examples(100), deadline=None)
 @given(hand=hands)
-def test_the_leftovers_a_list_names_are_the_chain_leftovers(hand: tuple[Kind, ...]) -> None:
+def test_the_leftovers_a_list_names_are_the_arrangements_leftovers(
+    hand: tuple[Kind, ...],
+) -> None:
     """What the view's best arrangement is picked from: each leftover that lays a chain."""
     named = listed_leftovers(legal_notation(hand))
     assert len(set(named)) == len(named)
-    assert sorted(named) == sorted(leftover for leftover, _ in chain_leftovers(hand))
+    assert set(named) == {leftover for _, leftover in arrangements.__wrapped__(hand)}
 
 
 def test_a_bust_list_names_no_leftover() -> None:

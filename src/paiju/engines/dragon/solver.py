@@ -21,10 +21,8 @@ memo on the sorted hand for the engine and bots, where the same hand is asked fo
 ``arrangements`` enumerates every valid arrangement (for ``legal_actions``): for each
 leftover that passes the test, every trail from the lower odd pip (or from every pip of a
 closed chain), canonicalised so a chain and its reverse count once. The trails of a multiset
-are kept for the hand's other leftovers, which share most of their tiles. ``chain_leftovers``
-lists the leftovers that pass the test and the pips their chains are read from (the views'
-legal lists, ``listing``, are walked without it; the tests hold the leftovers those lists
-name to it).
+are kept for the hand's other leftovers, which share most of their tiles. The views' legal
+lists are walked by ``listing``, which names the leftovers ``listed_best`` picks from.
 """
 
 from __future__ import annotations
@@ -160,44 +158,6 @@ def best_leftover(
     return None
 
 
-def chain_leftovers(hand: Sequence[Kind]) -> list[tuple[tuple[Kind, ...], int]]:
-    """Every distinct leftover (1 or 2 tiles, sorted) of a sorted 8-tile hand whose other
-    tiles lay one chain, with the pips such a chain is read from as a bitmask (bit ``p`` for
-    pips ``p + 1``): the lower odd pip of an open chain (an Euler trail runs between the two
-    odd pips, so reading from the lower one meets every chain once, in its canonical
-    direction), every pip of a closed one. Empty exactly when the hand is bust.
-
-    The Euler test of ``best_leftover`` on every leftover, parity first (it rules out about
-    half of them with one lookup)."""
-    parity = mask = 0
-    copies: dict[Kind, int] = {}
-    for k in hand:
-        parity ^= _PARITY[k]
-        mask |= _BIT[k]
-        copies[k] = copies.get(k, 0) + 1
-    # per kind, in order: its parity, and the kind bit that leaving one of its tiles loses
-    kinds = [(k, _PARITY[k], _BIT[k] if n == 1 else 0) for k, n in copies.items()]
-    found: list[tuple[tuple[Kind, ...], int]] = []
-    for i, (a, parity_a, gone_a) in enumerate(kinds):
-        alone = parity ^ parity_a
-        # (leftover, its chain's odd pips, the kind bits it takes away)
-        tested: list[tuple[tuple[Kind, ...], int, int]] = [((a,), alone, gone_a)]
-        if not gone_a:
-            tested.append(((a, a), parity, _BIT[a]))
-        tested += [
-            ((a, b), alone ^ parity_b, gone_a | gone_b)
-            for b, parity_b, gone_b in kinds[i + 1 :]
-            if _PARITY_OK[alone ^ parity_b]
-        ]
-        for leftover, odd, gone in tested:
-            rest = mask & ~gone
-            if _PARITY_OK[odd] and _connected(rest):
-                # a closed chain: the pips of its edges, or of its doubles if it has no other
-                starts = odd & -odd if odd else _component(rest & _EDGES) | rest >> 15
-                found.append((leftover, starts))
-    return found
-
-
 def _walk(v: int, counts: list[int], left: int, laid: list[Laid]) -> bool:
     """Extend ``laid`` from pip ``v`` until it uses every counted tile; False if stuck."""
     if not left:
@@ -241,8 +201,8 @@ def listed_best(
     leftovers: Iterable[tuple[Kind, ...]], opts: ScoringOptions = DEFAULT_SCORING
 ) -> tuple[Kind, ...] | None:
     """``best_leftover`` of a hand from every leftover whose other tiles lay a chain (those
-    of ``chain_leftovers``, or those its legal list names): the one ``best_leftover`` would
-    try first, by the same sort codes."""
+    its legal list names): the one ``best_leftover`` would try first, by the same sort
+    codes."""
     singles, pairs = _order_tables(opts)
     best: tuple[Kind, ...] | None = None
     top = -1
