@@ -25,6 +25,8 @@ step by step; after a warm-up each step is measured for ``--seconds`` and printe
 
 ``--reference SRC`` runs the same steps against another checkout's ``src`` (today's code, or
 an older commit) in the same run, so the two tables can be read side by side.
+``--set KEY=VALUE`` and ``--reference-set KEY=VALUE`` give either run a server setting: one
+checkout on two event loops is ``--reference ./src --reference-set event_loop='"asyncio"'``.
 """
 
 from __future__ import annotations
@@ -462,6 +464,17 @@ HEADER = (
 )
 
 
+def settings_of(pairs: list[str]) -> dict[str, str]:
+    """``KEY=VALUE`` arguments as server settings (each passed on as ``--set KEY=VALUE``)."""
+    settings = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals:
+            raise SystemExit(f"a setting is KEY=VALUE, not {pair!r}")
+        settings[key] = value
+    return settings
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="mcr", choices=["mcr", "dragon", "shengji", "diu"])
@@ -474,16 +487,24 @@ def main() -> None:
     parser.add_argument("--claim-min", type=float, default=0.2)
     parser.add_argument("--claim-max", type=float, default=0.6)
     parser.add_argument("--reference", type=Path, help="another checkout's src/ to compare")
+    parser.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
+                        help="a server setting of this checkout's run (repeatable)")
+    parser.add_argument("--reference-set", dest="reference_sets", action="append", default=[],
+                        metavar="KEY=VALUE",
+                        help='a server setting of the reference run, e.g. event_loop="asyncio"'
+                        " with --reference pointing at this checkout's src")
     args = parser.parse_args()
     os.sched_setaffinity(0, {1})
-    sources = [("this checkout", ROOT / "src")]
+    sources = [("this checkout", ROOT / "src", settings_of(args.sets))]
     if args.reference is not None:
-        sources.append(("reference", args.reference.resolve()))
+        sources.append(("reference", args.reference.resolve(), settings_of(args.reference_sets)))
     with tempfile.TemporaryDirectory() as tmp:
-        for label, src in sources:
-            print(f"\n{args.variant}: {label} ({src}); server on core 0, generator on core 1")
+        for label, src, overrides in sources:
+            shown = "".join(f" {k}={v}" for k, v in overrides.items())
+            print(f"\n{args.variant}: {label} ({src}{shown}); "
+                  "server on core 0, generator on core 1")
             print(HEADER)
-            server = Server(src)
+            server = Server(src, overrides=overrides)
             server.start(Path(tmp))
             try:
                 asyncio.run(run_steps(server, args.variant, args))

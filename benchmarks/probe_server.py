@@ -55,7 +55,10 @@ def _writer(path: str) -> None:
 
 
 def _patched_run(original: Any) -> Any:
-    def run(main: Coroutine[Any, Any, Any], **kwargs: Any) -> Any:
+    """``asyncio.Runner.run`` with the lag probe beside the server (``asyncio.run`` runs
+    through it too, so a checkout of either kind is probed, on either loop)."""
+
+    def run(self: asyncio.Runner, main: Coroutine[Any, Any, Any], **kwargs: Any) -> Any:
         async def probed() -> Any:
             probe = asyncio.create_task(_lag_probe())
             try:
@@ -63,7 +66,7 @@ def _patched_run(original: Any) -> Any:
             finally:
                 probe.cancel()
 
-        return original(probed(), **kwargs)
+        return original(self, probed(), **kwargs)
 
     return run
 
@@ -103,7 +106,7 @@ def main() -> int:
     if os.environ.get("PROBE_GC_CENSUS"):
         signal.signal(signal.SIGUSR1, _census(os.environ["PROBE_GC_CENSUS"]))
     threading.Thread(target=_writer, args=(stats,), daemon=True).start()
-    asyncio.run = _patched_run(asyncio.run)  # type: ignore[method-assign]
+    asyncio.Runner.run = _patched_run(asyncio.Runner.run)  # type: ignore[method-assign]
     from paiju.cli.__main__ import main as paiju_main
 
     return paiju_main(argv)

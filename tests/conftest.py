@@ -3,9 +3,11 @@ an installed package registers them (an entry point of the ``paiju.variants`` gr
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from importlib.metadata import EntryPoint
 
@@ -15,6 +17,7 @@ from hypothesis import HealthCheck, settings
 
 from paiju.engines import registry
 from paiju.server import wire
+from paiju.server.loops import LoopFactory, loop_factory
 from tests.redisd import RedisServer
 from tests.scale import NIGHTLY_FACTOR, PROFILE
 
@@ -36,6 +39,17 @@ def pytest_configure(config: pytest.Config) -> None:
     ``paiju.server.wire``)."""
     os.environ["PAIJU_CHECK_WIRE"] = "1"
     wire.CHECKED = True
+
+def pytest_asyncio_loop_factories(
+    config: pytest.Config, item: pytest.Item
+) -> Mapping[str, LoopFactory]:
+    """Async tests run on the loop a server runs on by default: uvloop (a dependency wherever
+    it is built, so its absence fails the run there rather than testing another loop)."""
+    if sys.platform == "win32":
+        return {"asyncio": asyncio.new_event_loop}
+    name, factory = loop_factory("uvloop")
+    return {name: factory}
+
 
 RegisterVariant = Callable[[str, str], None]
 

@@ -96,6 +96,7 @@ def test_selfplay_refuses_a_wrong_number_of_levels(
         (["serve", "--memory", "--set", "nosuch=1"], "unknown setting 'nosuch'"),
         (["serve", "--memory", "--set", 'port="eighty"'], "port"),
         (["serve", "--memory", "--set", "rate_burst=true"], "rate_burst"),
+        (["serve", "--memory", "--set", 'event_loop="trio"'], "event_loop"),
         (["serve", "--memory", "--set", "timers={turn='x'}"], "timers"),
         (["serve", "--memory", "--set", "novalue"], "key=value"),
         (["room", "list", "--set", "max_rooms=1.5"], "max_rooms"),

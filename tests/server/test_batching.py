@@ -8,7 +8,6 @@ import asyncio
 import gc
 import sys
 import tracemalloc
-from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
@@ -19,6 +18,7 @@ from paiju.server.intake import SlicedIntake, send_frames
 from paiju.server.sessions import Outbox
 from tests.server.client import Client
 from tests.server.conftest import running
+from tests.server.transports import count_writes
 
 FRAMES = [
     b'{"type":"event","n":1}',
@@ -29,18 +29,13 @@ FRAMES = [
 
 @pytest.mark.parametrize("compression", ["deflate", None])
 async def test_a_batch_is_one_write_and_arrives_in_order(compression: str | None) -> None:
-    writes: list[int] = []
+    writes: list[bytes] = []
 
     async def handler(connection: ServerConnection) -> None:
-        write = connection.transport.write
-
-        def counted(data: Any) -> None:
-            writes.append(len(data))
-            write(data)
-
-        connection.transport.write = counted  # type: ignore[method-assign]
+        counting = count_writes(connection)
         await send_frames(connection, FRAMES)
-        connection.transport.write = write  # type: ignore[method-assign]  # the close's own
+        counting.counting = False  # (the close's own write is not the batch's)
+        writes.extend(counting.writes)
         await connection.wait_closed()
 
     async with serve(handler, "127.0.0.1", 0, create_connection=SlicedIntake,

@@ -119,11 +119,16 @@ async def test_the_admin_channel_starts_a_drain(server: PaijuServer) -> None:
     await asyncio.wait_for(server.stopped.wait(), 10)
 
 
-async def test_sigterm_drains_the_real_server_which_exits_0(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("event_loop", "runs_on"), [("auto", "uvloop"), ("asyncio", "asyncio")])
+async def test_sigterm_drains_the_real_server_which_exits_0(
+    tmp_path: Path, event_loop: str, runs_on: str
+) -> None:
+    """On either event loop: a hand played, SIGTERM, the drain, exit 0."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAIJU_")}
     command = paiju("serve", "--config", os.devnull, "--port", str(port), "--admin-token",
                     ADMIN_TOKEN, "--database", str(tmp_path / "p.sqlite3"),
+                    "--set", f'event_loop="{event_loop}"',
                     "--set", "bot_delay=0.0", "--set", "between_hands=0.0",
                     "--set", "timers={turn=0.0, claim=0.0}")
     process = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.PIPE,
@@ -148,6 +153,7 @@ async def test_sigterm_drains_the_real_server_which_exits_0(tmp_path: Path) -> N
     assert process.returncode == 0, err
     lines = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
     events = [line["event"] for line in lines]
+    assert lines[events.index("server_started")]["event_loop"] == runs_on
     assert events.index("drain_started") < events.index("drain_finished")
     assert events[-1] == "server_stopped"
 

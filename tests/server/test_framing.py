@@ -29,6 +29,7 @@ from paiju.server.intake import SlicedIntake, framing, header, send_frames, text
 from paiju.server.link import Links, Writer
 from paiju.server.sessions import Session
 from paiju.server.throttle import LogLimiter
+from tests.server.transports import count_writes
 
 #: Lengths where a frame's header changes (7, 16 and 64 bits of length).
 BOUNDARIES = [0, 1, 125, 126, 127, 65535, 65536, 65537]
@@ -210,15 +211,7 @@ def writer_of(connection: ServerConnection, **settings: Any) -> tuple[Links, Ses
 
 
 def counting_writes(connection: ServerConnection) -> list[bytes]:
-    writes: list[bytes] = []
-    write = connection.transport.write
-
-    def counted(data: Any) -> None:
-        writes.append(bytes(data))
-        write(data)
-
-    connection.transport.write = counted  # type: ignore[method-assign]
-    return writes
+    return count_writes(connection).writes
 
 
 async def test_a_turn_s_frames_leave_in_one_write_with_no_writer_task() -> None:

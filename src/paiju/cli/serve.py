@@ -23,10 +23,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from paiju.persistence.signing import key_path, load_or_create
         from paiju.persistence.sqlite import SqliteStore
         from paiju.server.logs import configure_logging
+        from paiju.server.loops import loop_factory
         from paiju.server.run import DataLock, data_folders, run_server
 
         config = config_from(args)
         configure_logging(config.log_level, config.log_format)
+        _, new_loop = loop_factory(config.event_loop)
     clustered = bool(config.store)  # the records live in Redis, not in a local database
     lock = DataLock(data_folders(config, args.memory or clustered))
     try:
@@ -40,7 +42,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         key = None
         if not args.memory or config.history_key_file:
             key = load_or_create(key_path(config.database, config.history_key_file))
-        asyncio.run(run_server(config, store, key))
+        with asyncio.Runner(loop_factory=new_loop) as runner:
+            runner.run(run_server(config, store, key))
     finally:
         lock.release()
     return 0

@@ -17,7 +17,7 @@ import secrets
 import socket
 import ssl
 import sys
-from asyncio import BaseTransport, Transport
+from asyncio import BaseTransport
 from collections import deque
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
@@ -189,6 +189,7 @@ class PaijuServer:
             url=self.url,
             tls=self._tls is not None,
             metrics_port=self.metrics_port or None,
+            event_loop=type(asyncio.get_running_loop()).__module__.partition(".")[0],
         )
         return self._server
 
@@ -311,8 +312,10 @@ class PaijuServer:
         limit = self.config.max_connections_per_address
         if limit and count > HARD_CAP * limit:
             self.links.note("connection_dropped", address=connection.peer, count=count)
-            if isinstance(transport, Transport):
-                transport.abort()
+            # (uvloop's transports are not asyncio.Transport subclasses, but abort the same)
+            abort = getattr(transport, "abort", None)
+            if callable(abort):
+                abort()
 
     def departed(self, connection: GuardedConnection) -> None:
         """A socket closed: stop counting it."""

@@ -91,6 +91,8 @@ class ServerConfig(BaseSettings):
     # "context" (the window kept between messages: fewer bytes, ~40 KiB more per
     # connection) or "off".
     compression: Literal["message", "context", "off"] = "message"
+    # The event loop (server/loops.py): uvloop where installed ("auto"), or asyncio's own.
+    event_loop: Literal["auto", "uvloop", "asyncio"] = "auto"
     finished_room_grace: Seconds = 600.0
     admin_backoff: Seconds = 1.0
     admin_backoff_max: Seconds = 300.0
