@@ -1,10 +1,11 @@
 """What a dragon action no longer works out afresh, held to the path it replaced: the
 normalized options, ``to_act`` per state, an action known well formed without its notation
-read back, the texts a hand's views share (``DragonState.shown``) and the best arrangement
-picked from the listed leftovers."""
+read back, the texts a hand's views share (``DragonState.shown``), the best arrangement
+picked from the listed leftovers and the next state made without ``dataclasses.replace``."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -32,7 +33,7 @@ from paiju.engines.dragon.solver import (
     listed_best,
     solve,
 )
-from paiju.engines.dragon.state import DragonState
+from paiju.engines.dragon.state import DragonState, evolve
 from tests.engines.dragon.strategies import all_options, hands
 
 ENGINE = DragonEngine()
@@ -236,3 +237,36 @@ def test_the_best_text_from_the_listed_leftovers_is_the_optimal_action_s(
     leftovers = listing.listed_leftovers(listing.legal_notation(hand))
     assert optimal_text(hand, opts, leftovers) == format_action(optimal_action(hand, opts))
     assert optimal_text(hand, opts) == format_action(optimal_action(hand, opts))
+
+
+# --- a state's next state without dataclasses.replace ---------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 4), data=st.data())
+def test_evolve_is_replace(seed: int, seats: int, data: st.DataObject) -> None:
+    """The engine's next state (``evolve``) equals ``dataclasses.replace``'s, field by field
+    and object by object, hash included, and carries none of the memos: what ``carry_memo``
+    does not hand on is worked out again."""
+    state = deal({"seats": seats}, seed)
+    ENGINE.view(state, 0)  # the memos hold something
+    assert state.__dict__["of_hands"] and state.__dict__["derived"]
+    names = data.draw(st.sets(st.sampled_from(sorted(DragonState.__dataclass_fields__))))
+    changes: dict[str, Any] = {name: (f"new {name}",) for name in names}
+    got, expected = evolve(state, **changes), dataclasses.replace(state, **changes)
+    assert type(got) is DragonState
+    assert got == expected and hash(got) == hash(expected)
+    assert got.__dict__.keys() == expected.__dict__.keys() == set(DragonState.__dataclass_fields__)
+    for name in DragonState.__dataclass_fields__:
+        assert getattr(got, name) is getattr(expected, name)
+    assert got.of_hands == {} and got.derived == {} and got.shown == {}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got.version = 3  # type: ignore[misc]  # still frozen
+
+
+def test_evolve_refuses_what_is_no_field() -> None:
+    state = deal({}, 5)
+    with pytest.raises(TypeError, match="of_hands"):
+        evolve(state, of_hands={})
+    with pytest.raises(TypeError, match="nonsense"):
+        evolve(state, version=1, nonsense=2)

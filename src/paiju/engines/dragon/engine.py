@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import replace
 from itertools import pairwise
 from typing import Any, TypeVar
 
@@ -36,6 +35,7 @@ from paiju.engines.dragon.solver import (
 from paiju.engines.dragon.state import (
     DragonState,
     carry_memo,
+    evolve,
     net_scores,
     new_state,
     showdown,
@@ -165,9 +165,9 @@ class DragonEngine(EngineDefaults[DragonState, Action]):
         action = self.check_action(state, seat, action)
         submissions = list(state.submissions)
         submissions[seat] = action
-        nxt = replace(state, version=state.version + 1, submissions=tuple(submissions))
+        nxt = evolve(state, version=state.version + 1, submissions=tuple(submissions))
         events = [Event("submitted", SubmittedEvent(seat=seat))]
-        if all(a is not None for a in submissions):
+        if None not in submissions:
             nxt = showdown(nxt)
             events.append(Event("showdown", ShowdownEvent(scores=list(net_scores(nxt)))))
         return Step(carry_memo(state, nxt), tuple(events))
