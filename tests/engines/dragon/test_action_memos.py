@@ -1,7 +1,8 @@
 """What a dragon action no longer works out afresh, held to the path it replaced: the
 normalized options, ``to_act`` per state, an action known well formed without its notation
 read back, the texts a hand's views share (``DragonState.shown``), the best arrangement
-picked from the listed leftovers and the next state made without ``dataclasses.replace``."""
+picked from the listed leftovers, the next state made without ``dataclasses.replace`` and a
+``bust`` judged from the seat's view."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.core.errors import InvalidOptions, MalformedAction
+from paiju.core.errors import IllegalAction, InvalidOptions, MalformedAction
 from paiju.core.rng import SeededRng
 from paiju.engines.base import EngineDefaults, MatchInfo
 from paiju.engines.dragon import listing, rules
@@ -24,7 +25,7 @@ from paiju.engines.dragon.actions import (
     optimal_text,
     parse_action,
 )
-from paiju.engines.dragon.engine import DragonEngine
+from paiju.engines.dragon.engine import DragonEngine, check_arrangement
 from paiju.engines.dragon.rules import ScoringOptions
 from paiju.engines.dragon.solver import (
     PAIRS,
@@ -270,3 +271,47 @@ def test_evolve_refuses_what_is_no_field() -> None:
         evolve(state, of_hands={})
     with pytest.raises(TypeError, match="nonsense"):
         evolve(state, version=1, nonsense=2)
+
+
+# --- a bust submission judged from the seat's view ------------------------------------------
+
+
+def _bust_verdicts(state: DragonState, seats: range) -> list[tuple[str, str | None, str]]:
+    """What ``check_action`` answers each of ``seats`` declaring ``bust``."""
+    found: list[tuple[str, str | None, str]] = []
+    for seat in seats:
+        try:
+            ENGINE.check_action(state, seat, DeclareBust())
+        except IllegalAction as error:
+            found.append(("illegal", error.code, str(error)))
+        else:
+            found.append(("legal", None, ""))
+    return found
+
+
+def _solver_verdict(hand: tuple[int, ...]) -> tuple[str, str | None, str]:
+    try:
+        check_arrangement(hand, DeclareBust())
+    except IllegalAction as error:
+        return ("illegal", error.code, str(error))
+    return ("legal", None, "")
+
+
+def test_a_bust_submission_is_judged_as_the_solver_judges_it() -> None:
+    """Once a seat's view has worked out its best arrangement, ``bust`` is judged from it
+    (bust exactly when the best is ``bust``), not by the solver again: the same verdict,
+    code and message, seat by seat, before and after the views, and after a branch."""
+    met = set()
+    for seed in range(60):
+        state = deal({}, seed)
+        seats = range(state.seat_count)
+        fresh = [_solver_verdict(hand) for hand in state.hands]
+        cold = _bust_verdicts(state, seats)
+        for seat in seats:
+            ENGINE.view(state, seat)
+            assert ("best", seat) in state.of_hands
+        assert cold == _bust_verdicts(state, seats) == fresh
+        met.update(verdict[0] for verdict in fresh)
+        branch = ENGINE.apply(state, 0, ENGINE.timeout_action(state, 0)).state
+        assert _bust_verdicts(branch, range(1, state.seat_count)) == fresh[1:]
+    assert met == {"illegal", "legal"}  # bust hands and hands that lay a chain both met
