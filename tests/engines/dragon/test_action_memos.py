@@ -1,17 +1,19 @@
 """What a dragon action no longer works out afresh, held to the path it replaced: the
 normalized options, ``to_act`` per state, an action known well formed without its notation
-read back, the texts a hand's views share (``DragonState.shown``) and the best arrangement
-picked from the listed leftovers."""
+read back, the texts a hand's views share (``DragonState.shown``), the best arrangement
+picked from the listed leftovers, the next state made without ``dataclasses.replace`` and a
+``bust`` judged from the seat's view."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.core.errors import InvalidOptions, MalformedAction
+from paiju.core.errors import IllegalAction, InvalidOptions, MalformedAction
 from paiju.core.rng import SeededRng
 from paiju.engines.base import EngineDefaults, MatchInfo
 from paiju.engines.dragon import listing, rules
@@ -23,7 +25,7 @@ from paiju.engines.dragon.actions import (
     optimal_text,
     parse_action,
 )
-from paiju.engines.dragon.engine import DragonEngine
+from paiju.engines.dragon.engine import DragonEngine, check_arrangement
 from paiju.engines.dragon.rules import ScoringOptions
 from paiju.engines.dragon.solver import (
     PAIRS,
@@ -32,7 +34,7 @@ from paiju.engines.dragon.solver import (
     listed_best,
     solve,
 )
-from paiju.engines.dragon.state import DragonState
+from paiju.engines.dragon.state import DragonState, evolve
 from tests.engines.dragon.strategies import all_options, hands
 
 ENGINE = DragonEngine()
@@ -236,3 +238,80 @@ def test_the_best_text_from_the_listed_leftovers_is_the_optimal_action_s(
     leftovers = listing.listed_leftovers(listing.legal_notation(hand))
     assert optimal_text(hand, opts, leftovers) == format_action(optimal_action(hand, opts))
     assert optimal_text(hand, opts) == format_action(optimal_action(hand, opts))
+
+
+# --- a state's next state without dataclasses.replace ---------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 4), data=st.data())
+def test_evolve_is_replace(seed: int, seats: int, data: st.DataObject) -> None:
+    """The engine's next state (``evolve``) equals ``dataclasses.replace``'s, field by field
+    and object by object, hash included, and carries none of the memos: what ``carry_memo``
+    does not hand on is worked out again."""
+    state = deal({"seats": seats}, seed)
+    ENGINE.view(state, 0)  # the memos hold something
+    assert state.__dict__["of_hands"] and state.__dict__["derived"]
+    names = data.draw(st.sets(st.sampled_from(sorted(DragonState.__dataclass_fields__))))
+    changes: dict[str, Any] = {name: (f"new {name}",) for name in names}
+    got, expected = evolve(state, **changes), dataclasses.replace(state, **changes)
+    assert type(got) is DragonState
+    assert got == expected and hash(got) == hash(expected)
+    assert got.__dict__.keys() == expected.__dict__.keys() == set(DragonState.__dataclass_fields__)
+    for name in DragonState.__dataclass_fields__:
+        assert getattr(got, name) is getattr(expected, name)
+    assert got.of_hands == {} and got.derived == {} and got.shown == {}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got.version = 3  # type: ignore[misc]  # still frozen
+
+
+def test_evolve_refuses_what_is_no_field() -> None:
+    state = deal({}, 5)
+    with pytest.raises(TypeError, match="of_hands"):
+        evolve(state, of_hands={})
+    with pytest.raises(TypeError, match="nonsense"):
+        evolve(state, version=1, nonsense=2)
+
+
+# --- a bust submission judged from the seat's view ------------------------------------------
+
+
+def _bust_verdicts(state: DragonState, seats: range) -> list[tuple[str, str | None, str]]:
+    """What ``check_action`` answers each of ``seats`` declaring ``bust``."""
+    found: list[tuple[str, str | None, str]] = []
+    for seat in seats:
+        try:
+            ENGINE.check_action(state, seat, DeclareBust())
+        except IllegalAction as error:
+            found.append(("illegal", error.code, str(error)))
+        else:
+            found.append(("legal", None, ""))
+    return found
+
+
+def _solver_verdict(hand: tuple[int, ...]) -> tuple[str, str | None, str]:
+    try:
+        check_arrangement(hand, DeclareBust())
+    except IllegalAction as error:
+        return ("illegal", error.code, str(error))
+    return ("legal", None, "")
+
+
+def test_a_bust_submission_is_judged_as_the_solver_judges_it() -> None:
+    """Once a seat's view has worked out its best arrangement, ``bust`` is judged from it
+    (bust exactly when the best is ``bust``), not by the solver again: the same verdict,
+    code and message, seat by seat, before and after the views, and after a branch."""
+    met = set()
+    for seed in range(60):
+        state = deal({}, seed)
+        seats = range(state.seat_count)
+        fresh = [_solver_verdict(hand) for hand in state.hands]
+        cold = _bust_verdicts(state, seats)
+        for seat in seats:
+            ENGINE.view(state, seat)
+            assert ("best", seat) in state.of_hands
+        assert cold == _bust_verdicts(state, seats) == fresh
+        met.update(verdict[0] for verdict in fresh)
+        branch = ENGINE.apply(state, 0, ENGINE.timeout_action(state, 0)).state
+        assert _bust_verdicts(branch, range(1, state.seat_count)) == fresh[1:]
+    assert met == {"illegal", "legal"}  # bust hands and hands that lay a chain both met

@@ -151,3 +151,22 @@ def test_a_bot_s_view_lists_the_arrangements_only_when_read(
     # a seat that is not to act is handed its plain view
     after = ENGINE.apply(state, 1, ENGINE.parse_action(plain["legal"][0])).state
     assert ENGINE.bot_view(after, 1) == plain_view(after, 1)
+
+
+def test_the_viewers_of_a_state_share_one_part_and_own_their_keys() -> None:
+    """A view is a copy of the part every viewer of the state shares (built once per state),
+    with the viewer's own keys set: what a reader writes into its view (as a bot's view does
+    with ``legal``) shows in no other view, and no viewer's own keys leak into another's."""
+    state = deal({"seats": 3}, 11)
+    state = ENGINE.apply(state, 2, ENGINE.parse_action(plain_view(state, 2)["legal"][0])).state
+    first = ENGINE.view(state, 0)
+    for key in ("seat", "hand", "best", "legal", "my_submission", "to_act", "phase"):
+        first[key] = "written by a reader"  # type: ignore[literal-required]
+    for seat in (None, 1, 2, 0):
+        view = ENGINE.view(state, seat)
+        assert orjson.dumps(view) == orjson.dumps(plain_view(state, seat))
+        assert view is not first
+        assert view["players"] is first["players"] and view["options"] is first["options"]
+    after = ENGINE.apply(state, 0, ENGINE.parse_action(plain_view(state, 0)["legal"][0])).state
+    assert ENGINE.view(after, 1)["players"] is not first["players"]  # a state's own
+    assert orjson.dumps(ENGINE.view(after, 1)) == orjson.dumps(plain_view(after, 1))

@@ -111,49 +111,62 @@ def _hand_codes(state: DragonState, seat: Seat) -> list[str]:
     return found
 
 
-def _public(state: DragonState) -> tuple[dict[str, Any], list[PlayerView]]:
-    """The options and every seat's public part (tiles, whether it has submitted): built
-    once per state, shared by every viewer's view (which is only read)."""
-    found: tuple[dict[str, Any], list[PlayerView]] | None = state.derived.get("public")
-    if found is None:
-        players = [
-            PlayerView(seat=s, tiles=len(h), submitted=state.submissions[s] is not None)
-            for s, h in enumerate(state.hands)
-        ]
-        found = state.derived["public"] = (state.opts, players)
-    return found
-
-
 def build_view(
     state: DragonState, seat: Seat | None, legal: list[str], to_act: list[Seat]
 ) -> DragonView:
     """The JSON view of ``state`` for ``seat`` (``None``: a spectator); ``legal`` lists every
-    arrangement of the hand (``legal_complete``)."""
-    own = seat is not None and 0 <= seat < state.seat_count
-    mine = state.submissions[seat] if own and seat is not None else None
-    options, players = _public(state)
+    arrangement of the hand (``legal_complete``).
+
+    A copy of the part every viewer of the state shares (``_shared``, built once per state),
+    with the viewer's own keys set: a view was a dozen keys written afresh, for each of the
+    five viewers of every state."""
+    derived = state.derived
+    shared: DragonView | None = derived.get("view")
+    if shared is None:
+        shared = derived["view"] = _shared(state)
+    view = shared.copy()  # the same keys in the same order, each viewer's own set below
+    view["seat"] = seat
+    view["to_act"] = to_act
+    view["legal"] = legal
+    if seat is not None and 0 <= seat < len(state.hands):
+        view["hand"] = _hand_codes(state, seat)
+        mine = state.submissions[seat]
+        if mine is not None:
+            view["my_submission"] = submission_text(state, seat, mine)
+        elif not state.keys:  # before the showdown
+            view["best"] = _best(state, seat)
+    else:
+        view["hand"] = []
+    return view
+
+
+def _shared(state: DragonState) -> DragonView:
+    """What every viewer's view of ``state`` shows alike, built once per state: the options,
+    every seat's public part (tiles, whether it has submitted) and the showdown's reveal are
+    the very same objects in every viewer's view (views are only read); the viewer's own keys
+    are at their places with a spectator's values."""
+    over = state.over
+    players = [
+        PlayerView(seat=s, tiles=len(h), submitted=state.submissions[s] is not None)
+        for s, h in enumerate(state.hands)
+    ]
     view: DragonView = {
         "variant": "dragon",
         "hand_index": state.hand_index,
-        "seat": seat,
+        "seat": None,
         "seats": state.seat_count,
-        "phase": "showdown" if state.over else "arrange",
-        "options": options,
-        "to_act": to_act,
-        "hand": _hand_codes(state, seat) if own and seat is not None else [],
-        "my_submission": submission_text(state, seat, mine)
-        if mine is not None and seat is not None
-        else None,
-        "best": _best(state, seat) if own and mine is None and not state.over else None,
+        "phase": "showdown" if over else "arrange",
+        "options": state.opts,
+        "to_act": [],
+        "hand": [],
+        "my_submission": None,
+        "best": None,
         "players": players,
-        "legal": legal,
+        "legal": [],
         "legal_complete": True,
     }
-    if state.over:
-        found: ResultView | None = state.derived.get("reveal")
-        if found is None:  # built once, shared by every viewer's view (only read)
-            found = state.derived["reveal"] = _reveal(state)
-        view["result"] = found
+    if over:
+        view["result"] = _reveal(state)
     return view
 
 
