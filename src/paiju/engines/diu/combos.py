@@ -331,7 +331,153 @@ def available_calls(
     chi_right: bool,
     diu_ok: bool,
 ) -> tuple[str, ...]:
-    """The calls this hand allows on ``card`` (not yet filtered by the standing call)."""
+    """The calls this hand allows on ``card`` (not yet filtered by the standing call).
+
+    Every seat is asked this on every discard and most can make no call, so it tests each
+    call for existence from counts instead of listing the takes (``takes_for``) and the 丢
+    pairs (``diu_pairs``) it would throw away; ``full_available_calls`` is that listing, which
+    the tests hold this to."""
+    key = _key(rules)
+    wilds = hand.count(WILD)
+    n = len(hand)
+    found: set[str] = set()
+    if card == WILD:
+        # the claimed 听用 joins two (筷) or three (硬水) same cards of the hand, or a 筷
+        # and a hand 听用 (筷水); the counts of _same_takes, leaving a card to discard (S18)
+        most = max(Counter(key(c) for c in hand if c != WILD).values(), default=0)
+        same_pair = most >= 2
+        if most >= 2 and n >= 3:
+            found.add("kuai")
+        if most >= 2 and wilds >= 1 and n >= 4:
+            found.add("kuai_shui")
+        if most >= 3 and n >= 4:
+            found.add("ying_shui")
+    else:
+        same = key(card)
+        mates = sum(1 for c in hand if c != WILD and key(c) == same)
+        same_pair = mates >= 2 or (mates >= 1 and wilds >= 1)
+        # the counts of _same_takes; a take must leave a hand card to discard (S18)
+        if mates >= 1 and wilds >= 1 and n >= 3:
+            found.add("kuai")
+        if mates >= 1 and wilds >= 2 and n >= 4:
+            found.add("kuai_shui")
+        if mates >= 2 and n >= 3:
+            found.add("hard_dui")
+        if mates >= 2 and wilds >= 1 and n >= 4:
+            found.add("ying_shui")
+        if mates >= 3 and n >= 4 and rules.natural_four is not None:
+            found.add(rules.natural_four)
+        if rules.allow_upgrade:
+            found.update(u for m in melds if (u := _upgrade(rules, m, card)) is not None)
+    if chi_right and n >= 3 and _has_chi_take(rules, card, hand):
+        found.add("chi")
+    if diu_ok and _has_diu(rules, card, hand, len(melds), same_pair):
+        found.add("diu")
+    return tuple(c for c in CALLS if c in found)
+
+
+def _has_chi_take(rules: ComboRules, card: str, hand: Sequence[str]) -> bool:
+    """Whether ``_chi_takes`` is not empty (the first pair found will do)."""
+    if card == WILD:
+        return rules.wild_in_chi and _has_wild_chi_take(rules, hand)
+    for meld in chi_index(rules).get(card, ()):
+        rest = list(meld)
+        rest.remove(card)
+        options = [rest]
+        if rules.wild_in_chi:
+            options += [[rest[0], WILD], [rest[1], WILD]]
+        for a, b in options:
+            held = hand.count(a) >= 2 if a == b else (a in hand and b in hand)
+            if held and classify(rules, (card, a, b)) == "chi":
+                return True
+    return False
+
+
+@cache
+def _all_chi_melds(rules: ComboRules) -> frozenset[tuple[str, str, str]]:
+    return frozenset(m for ms in chi_index(rules).values() for m in ms)
+
+
+def _has_wild_chi_take(rules: ComboRules, hand: Sequence[str]) -> bool:
+    """Whether the hand holds two cards of a 吃 triple that a claimed 听用 completes."""
+    for meld in _all_chi_melds(rules):
+        for a, b in ((meld[0], meld[1]), (meld[0], meld[2]), (meld[1], meld[2])):
+            held = hand.count(a) >= 2 if a == b else (a in hand and b in hand)
+            if held and classify(rules, (WILD, a, b)) == "chi":
+                return True
+    return False
+
+
+def _has_diu(
+    rules: ComboRules, card: str, hand: Sequence[str], exposed: int, same_pair: bool
+) -> bool:
+    """Whether ``diu_pairs`` is not empty (``same_pair``: the hand holds a 硬对 or 筷 pair
+    for ``card``).
+
+    With ``diu_requires_complete_hand`` that is exactly "the hand and the card split into
+    3-card melds": a 丢 pair's meld plus its complete rest is such a split, and in any split
+    the card's meld takes a pair ``diu_pairs`` tries (硬对, 筷, or a 吃 — one a 筷 in
+    disguise is among the 筷) whose rest, the other melds, is complete. Without it, any pair
+    making a meld with the card will do."""
+    if exposed + 1 + (len(hand) - 2) // 3 < rules.diu_min_points:
+        return False
+    if not rules.diu_requires_complete_hand:
+        return same_pair or _has_chi_take(rules, card, hand)
+    if (len(hand) - 2) % 3:
+        return False
+    whole = (*hand, card)
+    return _each_card_fits(rules, whole) and is_complete(rules, whole)
+
+
+@cache
+def _card_melds(rules: ComboRules) -> dict[str, tuple[tuple[tuple[str, int], ...], ...]]:
+    """Face -> for each 吃 triple holding it, the cards (with counts) a hand must hold for it:
+    the whole triple, and with ``wild_in_chi`` the triple with one other card a 听用."""
+    out: dict[str, list[tuple[tuple[str, int], ...]]] = {}
+    for face, melds in chi_index(rules).items():
+        needs = out.setdefault(face, [])
+        for meld in melds:
+            needs.append(tuple(Counter(meld).items()))
+            if rules.wild_in_chi:
+                others = list(meld)
+                others.remove(face)
+                for other in dict.fromkeys(others):
+                    filled = list(meld)
+                    filled[filled.index(other)] = WILD
+                    needs.append(tuple(Counter(filled).items()))
+    return {face: tuple(dict.fromkeys(needs)) for face, needs in out.items()}
+
+
+def _each_card_fits(rules: ComboRules, cards: Sequence[str]) -> bool:
+    """A cheap necessary condition of ``is_complete``: every real card has a meld it could
+    be in — two more of the same card (硬对), one more and a 听用 (筷), or a 吃 triple (one
+    card of it a 听用 with ``wild_in_chi``) — among ``cards``. Most hands fail it at once."""
+    counts = Counter(cards)
+    wilds = counts[WILD]
+    key = _key(rules)
+    sames = Counter(key(c) for c in cards if c != WILD)
+    needs_of = _card_melds(rules)
+    for face in counts:
+        if face == WILD:
+            continue
+        same = sames[key(face)]
+        if same >= 3 or (same >= 2 and wilds >= 1):
+            continue
+        if not any(all(counts[c] >= k for c, k in need) for need in needs_of.get(face, ())):
+            return False
+    return True
+
+
+def full_available_calls(
+    rules: ComboRules,
+    card: str,
+    hand: Sequence[str],
+    melds: Sequence[Sequence[str]],
+    *,
+    chi_right: bool,
+    diu_ok: bool,
+) -> tuple[str, ...]:
+    """``available_calls`` from the full listings: every take and every 丢 pair."""
     calls = [c for c in takes_for(rules, card, hand, melds) if c != "chi" or chi_right]
     if diu_ok and diu_pairs(rules, card, hand, len(melds)):
         calls.append("diu")
