@@ -1,0 +1,168 @@
+"""``available_calls`` (existence tests from counts) against ``full_available_calls`` (the
+listing of every take and 丢 pair it replaced), over many random hands, polled cards and
+exposed melds, under every combination option: each profile and 吃 shape set, 听用 in
+吃, upgrades, natural four levels, 丢 with and without a complete rest, 丢 minimum points,
+the 吃 right and 丢 allowed or not. Hands are dealt at random (most make no call) and
+built from melds (so 丢, upgrades and 听用 melds occur often)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from paiju.engines.diu import combos
+from paiju.engines.diu.cards import WILD, profile
+from paiju.engines.diu.combos import (
+    CALLS,
+    ComboRules,
+    available_calls,
+    chi_index,
+    full_available_calls,
+    is_complete,
+)
+
+PROFILES = ("zipai80", "chuanpai84", "poker54")
+
+
+def _rules(rnd: random.Random) -> ComboRules:
+    prof = rnd.choice(PROFILES)
+    names = profile(prof).shape_names()
+    shapes = tuple(n for n in names if rnd.random() < 0.7) or names
+    return ComboRules(
+        profile=prof,
+        chi_shapes=shapes,
+        wild_in_chi=rnd.random() < 0.5,
+        allow_upgrade=rnd.random() < 0.7,
+        natural_four_level=rnd.choice((4, 3, 0)),
+        diu_requires_complete_hand=rnd.random() < 0.7,
+        diu_min_points=rnd.choice((0, 0, 3, 5, 7)),
+    )
+
+
+def _meld(rnd: random.Random, rules: ComboRules, faces: list[str]) -> list[str]:
+    """A random 3-card meld a 丢 hand is made of (吃, 硬对, 筷), 听用 where allowed."""
+    kind = rnd.choice(("chi", "hard_dui", "kuai"))
+    if kind == "chi":
+        meld = list(rnd.choice(sorted({m for ms in chi_index(rules).values() for m in ms})))
+        if rules.wild_in_chi and rnd.random() < 0.3:
+            meld[rnd.randrange(3)] = WILD
+        return meld
+    face = rnd.choice(faces)
+    key = profile(rules.profile).same
+    mates = [f for f in faces if key(f) == key(face)]
+    if kind == "hard_dui":
+        return [face, rnd.choice(mates), rnd.choice(mates)]
+    return [face, rnd.choice(mates), WILD]
+
+
+def _case(rnd: random.Random) -> tuple[ComboRules, str, list[str], list[list[str]]]:
+    """Rules, a polled card, a concealed hand and exposed melds."""
+    rules = _rules(rnd)
+    prof = profile(rules.profile)
+    faces = list(prof.faces)
+    deck = list(prof.deck(prof.wilds if prof.wilds is not None else rnd.randrange(0, 7)))
+    exposed = [_meld(rnd, rules, faces) for _ in range(rnd.choice((0, 0, 1, 2, 3)))]
+    if rnd.random() < 0.5:
+        hand = rnd.sample(deck, rnd.randrange(0, 22))
+        card = rnd.choice([*deck, WILD])
+    else:
+        # a complete hand with the card in it (a 丢 unless the options forbid), sometimes spoilt
+        whole = [c for _ in range(rnd.randrange(1, 8)) for c in _meld(rnd, rules, faces)]
+        card = whole.pop(rnd.randrange(len(whole)))
+        if rnd.random() < 0.3:
+            whole[rnd.randrange(len(whole))] = rnd.choice([*deck, WILD])
+        if rnd.random() < 0.2 and whole:
+            whole.pop(rnd.randrange(len(whole)))
+        hand = whole
+    if rules.allow_upgrade and rnd.random() < 0.3 and card != WILD:
+        key = prof.same
+        mate = rnd.choice([f for f in faces if key(f) == key(card)])
+        exposed.append(rnd.choice(([card, mate, mate], [mate, mate, WILD], [card, mate])))
+    rnd.shuffle(hand)
+    return rules, card, hand, exposed
+
+
+def _differences(cases: int, seed: int) -> tuple[int, Counter[str]]:
+    """How many (case, 吃 right, 丢 allowed) answers differ, and how often each call was
+    found (so the test knows it reached every call)."""
+    rnd = random.Random(seed)
+    wrong = 0
+    seen: Counter[str] = Counter()
+    for _ in range(cases):
+        rules, card, hand, melds = _case(rnd)
+        for chi_right in (False, True):
+            for diu_ok in (False, True):
+                fast = available_calls(rules, card, hand, melds, chi_right=chi_right, diu_ok=diu_ok)
+                full = full_available_calls(
+                    rules, card, hand, melds, chi_right=chi_right, diu_ok=diu_ok
+                )
+                wrong += fast != full
+                seen.update(full)
+                seen.update(f"wild:{c}" for c in full if card == WILD)
+    return wrong, seen
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_available_calls_equals_the_full_listing(seed: int) -> None:
+    wrong, seen = _differences(1200, seed)
+    assert wrong == 0
+    # every call, and every call a claimed 听用 makes, was found many times
+    for call in CALLS:
+        assert seen[call] >= 20, (call, seen)
+    for call in ("chi", "kuai", "kuai_shui", "ying_shui", "diu"):
+        assert seen[f"wild:{call}"] >= 5, (call, seen)
+
+
+@pytest.mark.parametrize(
+    ("name", "broken"),
+    [
+        ("_each_card_fits", lambda *args: False),  # rejects complete hands: 丢 goes missing
+        ("_has_chi_take", lambda *args: False),  # 吃 goes missing
+        ("_has_wild_chi_take", lambda *args: False),  # a claimed 听用's 吃 goes missing
+    ],
+)
+def test_a_broken_fast_path_is_caught(
+    monkeypatch: pytest.MonkeyPatch, name: str, broken: object
+) -> None:
+    """The comparison fails when a fast-path helper is wrong (the full listing does not use
+    these helpers, so it stays right)."""
+    monkeypatch.setattr(combos, name, broken)
+    wrong, _ = _differences(1000, 99)
+    assert wrong > 0
+
+
+def test_a_harmless_shortcut_change_is_not_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the every-card-fits shortcut the answers are the same (it only saves time)."""
+    monkeypatch.setattr(combos, "_each_card_fits", lambda *args: True)
+    wrong, _ = _differences(300, 98)
+    assert wrong == 0
+
+
+def test_each_card_fits_holds_for_every_complete_hand() -> None:
+    """The shortcut never rejects a complete hand (it is a necessary condition)."""
+    rnd = random.Random(7)
+    complete = 0
+    for _ in range(3000):
+        rules, card, hand, _melds = _case(rnd)
+        whole = [*hand, card]
+        if is_complete(rules, whole):
+            complete += 1
+            assert combos._each_card_fits(rules, whole)
+    assert complete > 300
+
+
+def test_each_card_fits_rejects_a_card_no_meld_can_hold() -> None:
+    rules = ComboRules()  # zipai80: s1 is in the 吃 triples s1 b1 b1, s1 s1 b1, s1 s2 s3
+    assert combos._each_card_fits(rules, ["s1", "s1", "s1"])
+    assert combos._each_card_fits(rules, ["s1", "s1", WILD])
+    assert combos._each_card_fits(rules, ["s1", "s2", "s3"])
+    assert combos._each_card_fits(rules, ["s1", "s1", "b1"])
+    assert not combos._each_card_fits(rules, ["s1", "s1", "s1", "b9"])
+    assert not combos._each_card_fits(rules, ["s1", "s1"])
+    assert not combos._each_card_fits(rules, ["s1", "s2", "s4"])
+    # a 听用 stands in a 吃 only with wild_in_chi (for any card but the one tested)
+    assert not combos._each_card_fits(rules, ["s1", "s2", WILD])
+    assert combos._each_card_fits(ComboRules(wild_in_chi=True), ["s1", "s2", WILD])
+    assert combos._each_card_fits(ComboRules(wild_in_chi=True), ["s1", "b1", WILD])
