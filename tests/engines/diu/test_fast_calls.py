@@ -57,6 +57,17 @@ def _meld(rnd: random.Random, rules: ComboRules, faces: list[str]) -> list[str]:
     return [face, rnd.choice(mates), WILD]
 
 
+def _near_melds(rnd: random.Random, rules: ComboRules, card: str) -> list[tuple[str, ...]]:
+    """The 吃 triples holding ``card`` and its same cards (any 吃 triple for a 听用)."""
+    key = profile(rules.profile).same
+    if card == WILD:
+        face = rnd.choice(profile(rules.profile).faces)
+        chis = sorted({m for ms in chi_index(rules).values() for m in ms})
+        return [(face,) * 4] if rnd.random() < 0.5 else [rnd.choice(chis), (face,) * 2]
+    mates = tuple(f for f in profile(rules.profile).faces if key(f) == key(card))
+    return [*chi_index(rules).get(card, ()), mates * 3]
+
+
 def _case(rnd: random.Random) -> tuple[ComboRules, str, list[str], list[list[str]]]:
     """Rules, a polled card, a concealed hand and exposed melds."""
     rules = _rules(rnd)
@@ -64,9 +75,17 @@ def _case(rnd: random.Random) -> tuple[ComboRules, str, list[str], list[list[str
     faces = list(prof.faces)
     deck = list(prof.deck(prof.wilds if prof.wilds is not None else rnd.randrange(0, 7)))
     exposed = [_meld(rnd, rules, faces) for _ in range(rnd.choice((0, 0, 1, 2, 3)))]
-    if rnd.random() < 0.5:
+    mode = rnd.random()
+    if mode < 0.4:
         hand = rnd.sample(deck, rnd.randrange(0, 22))
         card = rnd.choice([*deck, WILD])
+    elif mode < 0.6:
+        # a few cards near the polled one: where "a card must be left to discard" (S18) and
+        # the counts of same cards and 听用 decide
+        card = rnd.choice([*deck, WILD])
+        near = [c for m in _near_melds(rnd, rules, card) for c in m]
+        near += [WILD] * rnd.randrange(0, 4)
+        hand = [rnd.choice(near) for _ in range(rnd.randrange(0, 6))]
     else:
         # a complete hand with the card in it (a 丢 unless the options forbid), sometimes spoilt
         whole = [c for _ in range(rnd.randrange(1, 8)) for c in _meld(rnd, rules, faces)]
