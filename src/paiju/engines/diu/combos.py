@@ -113,6 +113,12 @@ def _key(rules: ComboRules) -> Callable[[str], str]:
     return profile(rules.profile).same
 
 
+@cache
+def _by_face(rules: ComboRules) -> bool:
+    """Whether "the same card" is the face itself (every profile but ``poker54``)."""
+    return not profile(rules.profile).by_rank
+
+
 def _picks(cards: Sequence[str], size: int) -> Iterator[tuple[str, ...]]:
     """Every distinct ``size``-card selection of ``cards`` (as a multiset), sorted."""
     return iter(sorted({sort_cards(c) for c in combinations(cards, size)}))
@@ -344,7 +350,9 @@ def available_calls(
     if card == WILD:
         # the claimed 听用 joins two (筷) or three (硬水) same cards of the hand, or a 筷
         # and a hand 听用 (筷水); the counts of _same_takes, leaving a card to discard (S18)
-        most = max(Counter(key(c) for c in hand if c != WILD).values(), default=0)
+        sames = Counter(hand) if _by_face(rules) else Counter(key(c) for c in hand)
+        sames.pop(WILD, None)  # a 听用's key is itself, never a face's or rank's
+        most = max(sames.values(), default=0)
         same_pair = most >= 2
         if most >= 2 and n >= 3:
             found.add("kuai")
@@ -354,7 +362,10 @@ def available_calls(
             found.add("ying_shui")
     else:
         same = key(card)
-        mates = sum(1 for c in hand if c != WILD and key(c) == same)
+        if _by_face(rules):
+            mates = hand.count(card)
+        else:
+            mates = sum(1 for c in hand if c != WILD and key(c) == same)
         same_pair = mates >= 2 or (mates >= 1 and wilds >= 1)
         # the counts of _same_takes; a take must leave a hand card to discard (S18)
         if mates >= 1 and wilds >= 1 and n >= 3:
@@ -453,17 +464,20 @@ def _each_card_fits(rules: ComboRules, cards: Sequence[str]) -> bool:
     be in — two more of the same card (硬对), one more and a 听用 (筷), or a 吃 triple (one
     card of it a 听用 with ``wild_in_chi``) — among ``cards``. Most hands fail it at once."""
     counts = Counter(cards)
-    wilds = counts[WILD]
+    wilds = counts.get(WILD, 0)
     key = _key(rules)
-    sames = Counter(key(c) for c in cards if c != WILD)
+    by_face = _by_face(rules)
+    sames = counts if by_face else Counter(key(c) for c in cards if c != WILD)
     needs_of = _card_melds(rules)
     for face in counts:
         if face == WILD:
             continue
-        same = sames[key(face)]
+        same = sames[face] if by_face else sames[key(face)]
         if same >= 3 or (same >= 2 and wilds >= 1):
             continue
-        if not any(all(counts[c] >= k for c, k in need) for need in needs_of.get(face, ())):
+        if not any(
+            all(counts.get(c, 0) >= k for c, k in need) for need in needs_of.get(face, ())
+        ):
             return False
     return True
 
