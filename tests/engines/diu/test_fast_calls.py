@@ -134,12 +134,19 @@ def test_available_calls_equals_the_full_listing(seed: int) -> None:
         assert seen[f"wild:{call}"] >= 5, (call, seen)
 
 
+def _no_wild_chi(rules: ComboRules, card: str) -> tuple[tuple[str, str], ...]:
+    return () if card == WILD else _CHI_PAIRS(rules, card)
+
+
+_CHI_PAIRS = combos._chi_pairs
+
+
 @pytest.mark.parametrize(
     ("name", "broken"),
     [
         ("_each_card_fits", lambda *args: False),  # rejects complete hands: 丢 goes missing
-        ("_has_chi_take", lambda *args: False),  # 吃 goes missing
-        ("_has_wild_chi_take", lambda *args: False),  # a claimed 听用's 吃 goes missing
+        ("_holds_a_pair", lambda *args: False),  # 吃 goes missing
+        ("_chi_pairs", _no_wild_chi),  # a claimed 听用's 吃 goes missing
     ],
 )
 def test_a_broken_fast_path_is_caught(
@@ -148,7 +155,11 @@ def test_a_broken_fast_path_is_caught(
     """The comparison fails when a fast-path helper is wrong (the full listing does not use
     these helpers, so it stays right)."""
     monkeypatch.setattr(combos, name, broken)
-    wrong, _ = _differences(1000, 99)
+    combos._plan.cache_clear()
+    try:
+        wrong, _ = _differences(1000, 99)
+    finally:
+        combos._plan.cache_clear()
     assert wrong > 0
 
 
@@ -168,12 +179,14 @@ def test_each_card_fits_holds_for_every_complete_hand() -> None:
         whole = [*hand, card]
         if is_complete(rules, whole):
             complete += 1
-            assert combos._each_card_fits(rules, whole)
+            assert combos._each_card_fits(combos._plan(rules), whole)
     assert complete > 300
 
 
 def test_each_card_fits_rejects_a_card_no_meld_can_hold() -> None:
-    rules = ComboRules()  # zipai80: s1 is in the 吃 triples s1 b1 b1, s1 s1 b1, s1 s2 s3
+    # zipai80: s1 is in the 吃 triples s1 b1 b1, s1 s1 b1, s1 s2 s3
+    rules = combos._plan(ComboRules())
+    wild_chi = combos._plan(ComboRules(wild_in_chi=True))
     assert combos._each_card_fits(rules, ["s1", "s1", "s1"])
     assert combos._each_card_fits(rules, ["s1", "s1", WILD])
     assert combos._each_card_fits(rules, ["s1", "s2", "s3"])
@@ -183,5 +196,5 @@ def test_each_card_fits_rejects_a_card_no_meld_can_hold() -> None:
     assert not combos._each_card_fits(rules, ["s1", "s2", "s4"])
     # a 听用 stands in a 吃 only with wild_in_chi (for any card but the one tested)
     assert not combos._each_card_fits(rules, ["s1", "s2", WILD])
-    assert combos._each_card_fits(ComboRules(wild_in_chi=True), ["s1", "s2", WILD])
-    assert combos._each_card_fits(ComboRules(wild_in_chi=True), ["s1", "b1", WILD])
+    assert combos._each_card_fits(wild_chi, ["s1", "s2", WILD])
+    assert combos._each_card_fits(wild_chi, ["s1", "b1", WILD])

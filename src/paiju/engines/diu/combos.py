@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import NamedTuple
 
 from paiju.engines.diu.cards import WILD, profile, sort_cards
 
@@ -111,12 +112,6 @@ def is_chi(rules: ComboRules, cards: Sequence[str]) -> bool:
 def _key(rules: ComboRules) -> Callable[[str], str]:
     """The "same card" key of the rules' profile."""
     return profile(rules.profile).same
-
-
-@cache
-def _by_face(rules: ComboRules) -> bool:
-    """Whether "the same card" is the face itself (every profile but ``poker54``)."""
-    return not profile(rules.profile).by_rank
 
 
 def _picks(cards: Sequence[str], size: int) -> Iterator[tuple[str, ...]]:
@@ -328,6 +323,54 @@ def _diu_pairs(rules: ComboRules, card: str, hand: tuple[str, ...]) -> tuple[tup
     return tuple(out)
 
 
+class _Plan(NamedTuple):
+    """What ``available_calls`` needs of the rules, looked up once per call (the rules are
+    a dataclass each table has its own equal copy of: every cache lookup hashes and
+    compares it)."""
+
+    key: Callable[[str], str]
+    by_face: bool  # "the same card" is the face itself (every profile but poker54)
+    natural_four: str | None
+    allow_upgrade: bool
+    chi_pairs: dict[str, tuple[tuple[str, str], ...]]  # card -> hand pairs making a 吃
+    card_melds: dict[str, tuple[tuple[tuple[str, int], ...], ...]]
+
+
+@cache
+def _plan(rules: ComboRules) -> _Plan:
+    faces = profile(rules.profile).faces
+    chi_pairs = {card: _chi_pairs(rules, card) for card in (*faces, WILD)}
+    return _Plan(
+        key=_key(rules),
+        by_face=not profile(rules.profile).by_rank,
+        natural_four=rules.natural_four,
+        allow_upgrade=rules.allow_upgrade,
+        chi_pairs={card: pairs for card, pairs in chi_pairs.items() if pairs},
+        card_melds=_card_melds(rules),
+    )
+
+
+def _chi_pairs(rules: ComboRules, card: str) -> tuple[tuple[str, str], ...]:
+    """The pairs ``_chi_takes`` tries for ``card`` that make a 吃 with it (not a 筷)."""
+    if card == WILD and not rules.wild_in_chi:
+        return ()
+    index = chi_index(rules)
+    every = sorted({m for ms in index.values() for m in ms})
+    melds = every if card == WILD else index.get(card, ())
+    pairs: list[tuple[str, str]] = []
+    for meld in melds:
+        if card == WILD:
+            options = [(meld[0], meld[1]), (meld[0], meld[2]), (meld[1], meld[2])]
+        else:
+            rest = list(meld)
+            rest.remove(card)
+            options = [(rest[0], rest[1])]
+            if rules.wild_in_chi:
+                options += [(rest[0], WILD), (rest[1], WILD)]
+        pairs += [p for p in options if classify(rules, (card, *p)) == "chi"]
+    return tuple(dict.fromkeys(pairs))
+
+
 def available_calls(
     rules: ComboRules,
     card: str,
@@ -343,14 +386,15 @@ def available_calls(
     call for existence from counts instead of listing the takes (``takes_for``) and the 丢
     pairs (``diu_pairs``) it would throw away; ``full_available_calls`` is that listing, which
     the tests hold this to."""
-    key = _key(rules)
+    plan = _plan(rules)
+    key = plan.key
     wilds = hand.count(WILD)
     n = len(hand)
     found: set[str] = set()
     if card == WILD:
         # the claimed 听用 joins two (筷) or three (硬水) same cards of the hand, or a 筷
         # and a hand 听用 (筷水); the counts of _same_takes, leaving a card to discard (S18)
-        sames = Counter(hand) if _by_face(rules) else Counter(key(c) for c in hand)
+        sames = Counter(hand) if plan.by_face else Counter(key(c) for c in hand)
         sames.pop(WILD, None)  # a 听用's key is itself, never a face's or rank's
         most = max(sames.values(), default=0)
         same_pair = most >= 2
@@ -361,10 +405,10 @@ def available_calls(
         if most >= 3 and n >= 4:
             found.add("ying_shui")
     else:
-        same = key(card)
-        if _by_face(rules):
+        if plan.by_face:
             mates = hand.count(card)
         else:
+            same = key(card)
             mates = sum(1 for c in hand if c != WILD and key(c) == same)
         same_pair = mates >= 2 or (mates >= 1 and wilds >= 1)
         # the counts of _same_takes; a take must leave a hand card to discard (S18)
@@ -376,51 +420,31 @@ def available_calls(
             found.add("hard_dui")
         if mates >= 2 and wilds >= 1 and n >= 4:
             found.add("ying_shui")
-        if mates >= 3 and n >= 4 and rules.natural_four is not None:
-            found.add(rules.natural_four)
-        if rules.allow_upgrade:
-            found.update(u for m in melds if (u := _upgrade(rules, m, card)) is not None)
-    if chi_right and n >= 3 and _has_chi_take(rules, card, hand):
+        if mates >= 3 and n >= 4 and plan.natural_four is not None:
+            found.add(plan.natural_four)
+        if plan.allow_upgrade:
+            # on a face-keyed profile an upgradable meld holds the card itself
+            found.update(
+                u
+                for m in melds
+                if (card in m or not plan.by_face) and (u := _upgrade(rules, m, card))
+            )
+    pairs = plan.chi_pairs.get(card, ())
+    if chi_right and n >= 3 and _holds_a_pair(hand, pairs):
         found.add("chi")
-    if diu_ok and _has_diu(rules, card, hand, len(melds), same_pair):
+    if diu_ok and _has_diu(rules, plan, card, hand, len(melds), same_pair):
         found.add("diu")
     return tuple(c for c in CALLS if c in found)
 
 
-def _has_chi_take(rules: ComboRules, card: str, hand: Sequence[str]) -> bool:
-    """Whether ``_chi_takes`` is not empty (the first pair found will do)."""
-    if card == WILD:
-        return rules.wild_in_chi and _has_wild_chi_take(rules, hand)
-    for meld in chi_index(rules).get(card, ()):
-        rest = list(meld)
-        rest.remove(card)
-        options = [rest]
-        if rules.wild_in_chi:
-            options += [[rest[0], WILD], [rest[1], WILD]]
-        for a, b in options:
-            held = hand.count(a) >= 2 if a == b else (a in hand and b in hand)
-            if held and classify(rules, (card, a, b)) == "chi":
-                return True
-    return False
-
-
-@cache
-def _all_chi_melds(rules: ComboRules) -> frozenset[tuple[str, str, str]]:
-    return frozenset(m for ms in chi_index(rules).values() for m in ms)
-
-
-def _has_wild_chi_take(rules: ComboRules, hand: Sequence[str]) -> bool:
-    """Whether the hand holds two cards of a 吃 triple that a claimed 听用 completes."""
-    for meld in _all_chi_melds(rules):
-        for a, b in ((meld[0], meld[1]), (meld[0], meld[2]), (meld[1], meld[2])):
-            held = hand.count(a) >= 2 if a == b else (a in hand and b in hand)
-            if held and classify(rules, (WILD, a, b)) == "chi":
-                return True
-    return False
+def _holds_a_pair(hand: Sequence[str], pairs: Sequence[tuple[str, str]]) -> bool:
+    """Whether the hand holds one of these pairs (both cards; twice a card paired with
+    itself)."""
+    return any(hand.count(a) >= 2 if a == b else (a in hand and b in hand) for a, b in pairs)
 
 
 def _has_diu(
-    rules: ComboRules, card: str, hand: Sequence[str], exposed: int, same_pair: bool
+    rules: ComboRules, plan: _Plan, card: str, hand: Sequence[str], exposed: int, same_pair: bool
 ) -> bool:
     """Whether ``diu_pairs`` is not empty (``same_pair``: the hand holds a 硬对 or 筷 pair
     for ``card``).
@@ -433,14 +457,13 @@ def _has_diu(
     if exposed + 1 + (len(hand) - 2) // 3 < rules.diu_min_points:
         return False
     if not rules.diu_requires_complete_hand:
-        return same_pair or _has_chi_take(rules, card, hand)
+        return same_pair or _holds_a_pair(hand, plan.chi_pairs.get(card, ()))
     if (len(hand) - 2) % 3:
         return False
     whole = (*hand, card)
-    return _each_card_fits(rules, whole) and is_complete(rules, whole)
+    return _each_card_fits(plan, whole) and is_complete(rules, whole)
 
 
-@cache
 def _card_melds(rules: ComboRules) -> dict[str, tuple[tuple[tuple[str, int], ...], ...]]:
     """Face -> for each 吃 triple holding it, the cards (with counts) a hand must hold for it:
     the whole triple, and with ``wild_in_chi`` the triple with one other card a 听用."""
@@ -459,25 +482,23 @@ def _card_melds(rules: ComboRules) -> dict[str, tuple[tuple[tuple[str, int], ...
     return {face: tuple(dict.fromkeys(needs)) for face, needs in out.items()}
 
 
-def _each_card_fits(rules: ComboRules, cards: Sequence[str]) -> bool:
+def _each_card_fits(plan: _Plan, cards: Sequence[str]) -> bool:
     """A cheap necessary condition of ``is_complete``: every real card has a meld it could
     be in — two more of the same card (硬对), one more and a 听用 (筷), or a 吃 triple (one
     card of it a 听用 with ``wild_in_chi``) — among ``cards``. Most hands fail it at once."""
     counts = Counter(cards)
     wilds = counts.get(WILD, 0)
-    key = _key(rules)
-    by_face = _by_face(rules)
+    key = plan.key
+    by_face = plan.by_face
     sames = counts if by_face else Counter(key(c) for c in cards if c != WILD)
-    needs_of = _card_melds(rules)
+    needs_of = plan.card_melds
     for face in counts:
         if face == WILD:
             continue
         same = sames[face] if by_face else sames[key(face)]
         if same >= 3 or (same >= 2 and wilds >= 1):
             continue
-        if not any(
-            all(counts.get(c, 0) >= k for c, k in need) for need in needs_of.get(face, ())
-        ):
+        if not any(all(counts.get(c, 0) >= k for c, k in need) for need in needs_of.get(face, ())):
             return False
     return True
 
