@@ -2,7 +2,8 @@
 listing of every take and 丢 pair it replaced), over many random hands, polled cards and
 exposed melds, under every combination option: each profile and 吃 shape set, 听用 in
 吃, upgrades, natural four levels, 丢 with and without a complete rest, 丢 minimum points,
-the 吃 right and 丢 allowed or not. Hands are dealt at random (most make no call) and
+the 吃 right and 丢 allowed or not; and ``can_diu`` (the 丢 re-ask) against
+``diu_pairs``. Hands are dealt at random (most make no call) and
 built from melds (so 丢, upgrades and 听用 melds occur often)."""
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from paiju.engines.diu.combos import (
     CALLS,
     ComboRules,
     available_calls,
+    can_diu,
     chi_index,
+    diu_pairs,
     full_available_calls,
     is_complete,
 )
@@ -120,6 +123,10 @@ def _differences(cases: int, seed: int) -> tuple[int, Counter[str]]:
                 wrong += fast != full
                 seen.update(full)
                 seen.update(f"wild:{c}" for c in full if card == WILD)
+        # the 丢 re-ask: whether any 丢 pair exists, whatever the source
+        pairs = diu_pairs(rules, card, hand, len(melds))
+        wrong += can_diu(rules, card, hand, len(melds)) != bool(pairs)
+        seen["reask diu"] += bool(pairs)
     return wrong, seen
 
 
@@ -132,6 +139,7 @@ def test_available_calls_equals_the_full_listing(seed: int) -> None:
         assert seen[call] >= 20, (call, seen)
     for call in ("chi", "kuai", "kuai_shui", "ying_shui", "diu"):
         assert seen[f"wild:{call}"] >= 5, (call, seen)
+    assert seen["reask diu"] >= 100
 
 
 def _no_wild_chi(rules: ComboRules, card: str) -> tuple[tuple[str, str], ...]:

@@ -387,30 +387,20 @@ def available_calls(
     pairs (``diu_pairs``) it would throw away; ``full_available_calls`` is that listing, which
     the tests hold this to."""
     plan = _plan(rules)
-    key = plan.key
     wilds = hand.count(WILD)
     n = len(hand)
+    mates = _same_count(plan, card, hand)
     found: set[str] = set()
     if card == WILD:
         # the claimed 听用 joins two (筷) or three (硬水) same cards of the hand, or a 筷
         # and a hand 听用 (筷水); the counts of _same_takes, leaving a card to discard (S18)
-        sames = Counter(hand) if plan.by_face else Counter(key(c) for c in hand)
-        sames.pop(WILD, None)  # a 听用's key is itself, never a face's or rank's
-        most = max(sames.values(), default=0)
-        same_pair = most >= 2
-        if most >= 2 and n >= 3:
+        if mates >= 2 and n >= 3:
             found.add("kuai")
-        if most >= 2 and wilds >= 1 and n >= 4:
+        if mates >= 2 and wilds >= 1 and n >= 4:
             found.add("kuai_shui")
-        if most >= 3 and n >= 4:
+        if mates >= 3 and n >= 4:
             found.add("ying_shui")
     else:
-        if plan.by_face:
-            mates = hand.count(card)
-        else:
-            same = key(card)
-            mates = sum(1 for c in hand if c != WILD and key(c) == same)
-        same_pair = mates >= 2 or (mates >= 1 and wilds >= 1)
         # the counts of _same_takes; a take must leave a hand card to discard (S18)
         if mates >= 1 and wilds >= 1 and n >= 3:
             found.add("kuai")
@@ -432,9 +422,37 @@ def available_calls(
     pairs = plan.chi_pairs.get(card, ())
     if chi_right and n >= 3 and _holds_a_pair(hand, pairs):
         found.add("chi")
+    same_pair = _same_pair(card, mates, wilds)
     if diu_ok and _has_diu(rules, plan, card, hand, len(melds), same_pair):
         found.add("diu")
     return tuple(c for c in CALLS if c in found)
+
+
+def can_diu(rules: ComboRules, card: str, hand: Sequence[str], exposed: int = 0) -> bool:
+    """Whether ``diu_pairs`` is not empty, without listing the pairs (the 丢 re-ask)."""
+    plan = _plan(rules)
+    same_pair = _same_pair(card, _same_count(plan, card, hand), hand.count(WILD))
+    return _has_diu(rules, plan, card, hand, exposed, same_pair)
+
+
+def _same_count(plan: _Plan, card: str, hand: Sequence[str]) -> int:
+    """For a real ``card`` the hand's cards the same as it; for a claimed 听用 the most
+    same cards the hand holds (the 听用 joins them)."""
+    if card == WILD:
+        sames = Counter(hand) if plan.by_face else Counter(plan.key(c) for c in hand)
+        sames.pop(WILD, None)  # a 听用's key is itself, never a face's or rank's
+        return max(sames.values(), default=0)
+    if plan.by_face:
+        return hand.count(card)
+    same = plan.key(card)
+    return sum(1 for c in hand if c != WILD and plan.key(c) == same)
+
+
+def _same_pair(card: str, same: int, wilds: int) -> bool:
+    """Whether the hand holds a 硬对 or 筷 pair for ``card`` (``same``: ``_same_count``)."""
+    if card == WILD:
+        return same >= 2
+    return same >= 2 or (same >= 1 and wilds >= 1)
 
 
 def _holds_a_pair(hand: Sequence[str], pairs: Sequence[tuple[str, str]]) -> bool:
