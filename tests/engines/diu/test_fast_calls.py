@@ -206,3 +206,46 @@ def test_each_card_fits_rejects_a_card_no_meld_can_hold() -> None:
     assert not combos._each_card_fits(rules, ["s1", "s2", WILD])
     assert combos._each_card_fits(wild_chi, ["s1", "s2", WILD])
     assert combos._each_card_fits(wild_chi, ["s1", "b1", WILD])
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"diu_on_discard": True, "wild_count": 8},
+        {"deck_profile": "poker54", "wild_in_chi": True, "diu_on_discard": True},
+        {"diu_requires_complete_hand": False, "natural_four_level": 3, "diu_on_discard": True},
+        {"poll_mode": "parallel", "offer_calls": "hand", "diu_min_points": 6},
+        {"offer_calls": "above_standing", "silent_seats": "skip", "wild_count": 10},
+    ],
+)
+def test_every_seats_legal_list_in_play_equals_the_full_listing(
+    monkeypatch: pytest.MonkeyPatch, options: dict[str, object]
+) -> None:
+    """In random play (exposed melds, re-asks and 丢 picks as play makes them), every
+    asked seat's legal list is the one the full listings give."""
+    from paiju.core.rng import SeededRng
+    from paiju.engines.base import MatchInfo
+    from paiju.engines.diu import flow
+    from tests.engines.diu.helpers import ENGINE
+
+    def full_can_diu(rules: ComboRules, card: str, hand: object, exposed: int = 0) -> bool:
+        return bool(diu_pairs(rules, card, hand, exposed))  # type: ignore[arg-type]
+
+    opts = ENGINE.normalize_options(options)
+    asked = 0
+    for hand_no in range(6):
+        state = ENGINE.initial_state(opts, SeededRng(f"fast/{hand_no}"), MatchInfo(0, (0,) * 3))
+        chooser = random.Random(hand_no)
+        while not ENGINE.is_terminal(state):
+            for seat in range(3):
+                fast = flow._legal(state, seat)
+                with monkeypatch.context() as m:
+                    m.setattr(combos, "available_calls", full_available_calls)
+                    m.setattr(combos, "can_diu", full_can_diu)
+                    full = flow._legal(state, seat)
+                assert fast == full
+                asked += flow.question(state, seat) in ("call", "reask")
+            seat = min(ENGINE.to_act(state))
+            actions = sorted(ENGINE.legal_actions(state, seat), key=ENGINE.format_action)
+            state = ENGINE.apply(state, seat, chooser.choice(actions)).state
+    assert asked > 20
