@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import NamedTuple
 
 from paiju.engines.diu.cards import WILD, profile, sort_cards
 
@@ -322,6 +323,54 @@ def _diu_pairs(rules: ComboRules, card: str, hand: tuple[str, ...]) -> tuple[tup
     return tuple(out)
 
 
+class _Plan(NamedTuple):
+    """What ``available_calls`` needs of the rules, looked up once per call (the rules are
+    a dataclass each table has its own equal copy of: every cache lookup hashes and
+    compares it)."""
+
+    key: Callable[[str], str]
+    by_face: bool  # "the same card" is the face itself (every profile but poker54)
+    natural_four: str | None
+    allow_upgrade: bool
+    chi_pairs: dict[str, tuple[tuple[str, str], ...]]  # card -> hand pairs making a 吃
+    card_melds: dict[str, tuple[tuple[tuple[str, int], ...], ...]]
+
+
+@cache
+def _plan(rules: ComboRules) -> _Plan:
+    faces = profile(rules.profile).faces
+    chi_pairs = {card: _chi_pairs(rules, card) for card in (*faces, WILD)}
+    return _Plan(
+        key=_key(rules),
+        by_face=not profile(rules.profile).by_rank,
+        natural_four=rules.natural_four,
+        allow_upgrade=rules.allow_upgrade,
+        chi_pairs={card: pairs for card, pairs in chi_pairs.items() if pairs},
+        card_melds=_card_melds(rules),
+    )
+
+
+def _chi_pairs(rules: ComboRules, card: str) -> tuple[tuple[str, str], ...]:
+    """The pairs ``_chi_takes`` tries for ``card`` that make a 吃 with it (not a 筷)."""
+    if card == WILD and not rules.wild_in_chi:
+        return ()
+    index = chi_index(rules)
+    every = sorted({m for ms in index.values() for m in ms})
+    melds = every if card == WILD else index.get(card, ())
+    pairs: list[tuple[str, str]] = []
+    for meld in melds:
+        if card == WILD:
+            options = [(meld[0], meld[1]), (meld[0], meld[2]), (meld[1], meld[2])]
+        else:
+            rest = list(meld)
+            rest.remove(card)
+            options = [(rest[0], rest[1])]
+            if rules.wild_in_chi:
+                options += [(rest[0], WILD), (rest[1], WILD)]
+        pairs += [p for p in options if classify(rules, (card, *p)) == "chi"]
+    return tuple(dict.fromkeys(pairs))
+
+
 def available_calls(
     rules: ComboRules,
     card: str,
@@ -331,7 +380,157 @@ def available_calls(
     chi_right: bool,
     diu_ok: bool,
 ) -> tuple[str, ...]:
-    """The calls this hand allows on ``card`` (not yet filtered by the standing call)."""
+    """The calls this hand allows on ``card`` (not yet filtered by the standing call).
+
+    Every seat is asked this on every discard and most can make no call, so it tests each
+    call for existence from counts instead of listing the takes (``takes_for``) and the 丢
+    pairs (``diu_pairs``) it would throw away; ``full_available_calls`` is that listing, which
+    the tests hold this to."""
+    plan = _plan(rules)
+    wilds = hand.count(WILD)
+    n = len(hand)
+    mates = _same_count(plan, card, hand)
+    found: set[str] = set()
+    if card == WILD:
+        # the claimed 听用 joins two (筷) or three (硬水) same cards of the hand, or a 筷
+        # and a hand 听用 (筷水); the counts of _same_takes, leaving a card to discard (S18)
+        if mates >= 2 and n >= 3:
+            found.add("kuai")
+        if mates >= 2 and wilds >= 1 and n >= 4:
+            found.add("kuai_shui")
+        if mates >= 3 and n >= 4:
+            found.add("ying_shui")
+    else:
+        # the counts of _same_takes; a take must leave a hand card to discard (S18)
+        if mates >= 1 and wilds >= 1 and n >= 3:
+            found.add("kuai")
+        if mates >= 1 and wilds >= 2 and n >= 4:
+            found.add("kuai_shui")
+        if mates >= 2 and n >= 3:
+            found.add("hard_dui")
+        if mates >= 2 and wilds >= 1 and n >= 4:
+            found.add("ying_shui")
+        if mates >= 3 and n >= 4 and plan.natural_four is not None:
+            found.add(plan.natural_four)
+        if plan.allow_upgrade:
+            # on a face-keyed profile an upgradable meld holds the card itself
+            found.update(
+                u
+                for m in melds
+                if (card in m or not plan.by_face) and (u := _upgrade(rules, m, card))
+            )
+    pairs = plan.chi_pairs.get(card, ())
+    if chi_right and n >= 3 and _holds_a_pair(hand, pairs):
+        found.add("chi")
+    same_pair = _same_pair(card, mates, wilds)
+    if diu_ok and _has_diu(rules, plan, card, hand, len(melds), same_pair):
+        found.add("diu")
+    return tuple(c for c in CALLS if c in found)
+
+
+def can_diu(rules: ComboRules, card: str, hand: Sequence[str], exposed: int = 0) -> bool:
+    """Whether ``diu_pairs`` is not empty, without listing the pairs (the 丢 re-ask)."""
+    plan = _plan(rules)
+    same_pair = _same_pair(card, _same_count(plan, card, hand), hand.count(WILD))
+    return _has_diu(rules, plan, card, hand, exposed, same_pair)
+
+
+def _same_count(plan: _Plan, card: str, hand: Sequence[str]) -> int:
+    """For a real ``card`` the hand's cards the same as it; for a claimed 听用 the most
+    same cards the hand holds (the 听用 joins them)."""
+    if card == WILD:
+        sames = Counter(hand) if plan.by_face else Counter(plan.key(c) for c in hand)
+        sames.pop(WILD, None)  # a 听用's key is itself, never a face's or rank's
+        return max(sames.values(), default=0)
+    if plan.by_face:
+        return hand.count(card)
+    same = plan.key(card)
+    return sum(1 for c in hand if c != WILD and plan.key(c) == same)
+
+
+def _same_pair(card: str, same: int, wilds: int) -> bool:
+    """Whether the hand holds a 硬对 or 筷 pair for ``card`` (``same``: ``_same_count``)."""
+    if card == WILD:
+        return same >= 2
+    return same >= 2 or (same >= 1 and wilds >= 1)
+
+
+def _holds_a_pair(hand: Sequence[str], pairs: Sequence[tuple[str, str]]) -> bool:
+    """Whether the hand holds one of these pairs (both cards; twice a card paired with
+    itself)."""
+    return any(hand.count(a) >= 2 if a == b else (a in hand and b in hand) for a, b in pairs)
+
+
+def _has_diu(
+    rules: ComboRules, plan: _Plan, card: str, hand: Sequence[str], exposed: int, same_pair: bool
+) -> bool:
+    """Whether ``diu_pairs`` is not empty (``same_pair``: the hand holds a 硬对 or 筷 pair
+    for ``card``).
+
+    With ``diu_requires_complete_hand`` that is exactly "the hand and the card split into
+    3-card melds": a 丢 pair's meld plus its complete rest is such a split, and in any split
+    the card's meld takes a pair ``diu_pairs`` tries (硬对, 筷, or a 吃 — one a 筷 in
+    disguise is among the 筷) whose rest, the other melds, is complete. Without it, any pair
+    making a meld with the card will do."""
+    if exposed + 1 + (len(hand) - 2) // 3 < rules.diu_min_points:
+        return False
+    if not rules.diu_requires_complete_hand:
+        return same_pair or _holds_a_pair(hand, plan.chi_pairs.get(card, ()))
+    if (len(hand) - 2) % 3:
+        return False
+    whole = (*hand, card)
+    return _each_card_fits(plan, whole) and is_complete(rules, whole)
+
+
+def _card_melds(rules: ComboRules) -> dict[str, tuple[tuple[tuple[str, int], ...], ...]]:
+    """Face -> for each 吃 triple holding it, the cards (with counts) a hand must hold for it:
+    the whole triple, and with ``wild_in_chi`` the triple with one other card a 听用."""
+    out: dict[str, list[tuple[tuple[str, int], ...]]] = {}
+    for face, melds in chi_index(rules).items():
+        needs = out.setdefault(face, [])
+        for meld in melds:
+            needs.append(tuple(Counter(meld).items()))
+            if rules.wild_in_chi:
+                others = list(meld)
+                others.remove(face)
+                for other in dict.fromkeys(others):
+                    filled = list(meld)
+                    filled[filled.index(other)] = WILD
+                    needs.append(tuple(Counter(filled).items()))
+    return {face: tuple(dict.fromkeys(needs)) for face, needs in out.items()}
+
+
+def _each_card_fits(plan: _Plan, cards: Sequence[str]) -> bool:
+    """A cheap necessary condition of ``is_complete``: every real card has a meld it could
+    be in — two more of the same card (硬对), one more and a 听用 (筷), or a 吃 triple (one
+    card of it a 听用 with ``wild_in_chi``) — among ``cards``. Most hands fail it at once."""
+    counts = Counter(cards)
+    wilds = counts.get(WILD, 0)
+    key = plan.key
+    by_face = plan.by_face
+    sames = counts if by_face else Counter(key(c) for c in cards if c != WILD)
+    needs_of = plan.card_melds
+    for face in counts:
+        if face == WILD:
+            continue
+        same = sames[face] if by_face else sames[key(face)]
+        if same >= 3 or (same >= 2 and wilds >= 1):
+            continue
+        if not any(all(counts.get(c, 0) >= k for c, k in need) for need in needs_of.get(face, ())):
+            return False
+    return True
+
+
+def full_available_calls(
+    rules: ComboRules,
+    card: str,
+    hand: Sequence[str],
+    melds: Sequence[Sequence[str]],
+    *,
+    chi_right: bool,
+    diu_ok: bool,
+) -> tuple[str, ...]:
+    """``available_calls`` from the full listings: every take and every 丢 pair."""
     calls = [c for c in takes_for(rules, card, hand, melds) if c != "chi" or chi_right]
     if diu_ok and diu_pairs(rules, card, hand, len(melds)):
         calls.append("diu")

@@ -165,7 +165,7 @@ def _legal(state: DiuState, seat: Seat) -> frozenset[Action]:
     if q == "call":
         return frozenset((PASS, *(Action("call", call=c) for c in offered_calls(state, seat))))
     if q == "reask":
-        diu = combos.diu_pairs(state.config.combo, card, hand, len(state.melds[seat]))
+        diu = combos.can_diu(state.config.combo, card, hand, len(state.melds[seat]))
         return frozenset((PASS, Action("call", call="diu"))) if diu else frozenset((PASS,))
     if q == "diu_pick":
         pairs = combos.diu_pairs(state.config.combo, card, hand, len(state.melds[seat]))
