@@ -120,6 +120,49 @@ async def test_a_connection_without_keepalive_is_left_alone() -> None:
     assert peer.pings == 0
 
 
+async def test_a_connection_not_open_is_neither_pinged_nor_closed() -> None:
+    # The server's set holds connections still in their opening handshake (never pinged
+    # yet: due at once) and closing ones (a pong that will never come): left alone.
+    opening, closing = Peer(), Peer(answers=False)
+    closed: list[int] = []
+
+    async def close(connection: Peer, code: int, reason: str, timeout: float) -> None:
+        closed.append(code)
+
+    keepalive = Keepalive(lambda: [closing], close=close)
+    keepalive.sweep(now=20.0)  # pinged while open; no pong comes
+    await settle()
+    shut = {id(closing), id(opening)}
+    keepalive = Keepalive(lambda: [opening, closing], close=close,
+                          is_open=lambda peer: id(peer) not in shut)
+    keepalive.sweep(now=1000.0)
+    await settle()
+    assert (opening.pings, closing.pings, closed) == (0, 1, [])
+    shut.clear()  # open after all: the late pong closes one, the other is pinged
+    keepalive.sweep(now=1000.0)
+    await settle()
+    assert (opening.pings, closing.pings, closed) == (1, 1, [CLOSE_INTERNAL_ERROR])
+
+
+async def test_only_connections_with_something_due_are_asked_whether_open() -> None:
+    quiet, silent, waiting = Peer(), Peer(), Peer(answers=False)
+    heard_from(quiet, 95.0)
+    waiting.awaiting_pong = asyncio.get_running_loop().create_future()  # a pong awaited
+    waiting.pinged_at = 95.0
+    asked: list[Peer] = []
+
+    def is_open(peer: Peer) -> bool:
+        asked.append(peer)
+        return True
+
+    keepalive = Keepalive(lambda: [quiet, silent, waiting], close=fail_if_closed,
+                          is_open=is_open)
+    keepalive.sweep(now=100.0)
+    await settle()
+    assert asked == [silent, waiting]
+    assert (quiet.pings, silent.pings, waiting.pings) == (0, 1, 0)
+
+
 async def fail_if_closed(connection: Peer, code: int, reason: str, timeout: float) -> None:
     raise AssertionError(f"closed {code} {reason}")
 
@@ -130,6 +173,20 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(app, "PING_INTERVAL", 0.05)
     monkeypatch.setattr(app, "PING_TIMEOUT", 0.2)
     monkeypatch.setattr(k, "TICK", 0.01)
+
+
+async def test_a_server_asks_the_keepalive_about_every_connection_and_which_are_open() -> None:
+    async with running() as server:
+        client = await Client.open(server.port)
+        assert server._server is not None
+        (connection,) = server._server.connections
+        assert list(server._connections()) == [connection]
+        assert app._is_open(connection)
+        await client.close()
+        async with asyncio.timeout(5):
+            while connection in server._connections():  # gone once its handler ended
+                await asyncio.sleep(0.01)
+        assert not app._is_open(connection)
 
 
 async def test_a_server_pings_its_connections_without_a_task_each(quick: None) -> None:

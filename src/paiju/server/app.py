@@ -19,13 +19,14 @@ import ssl
 import sys
 from asyncio import BaseTransport
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
+from websockets.protocol import OPEN
 
 from paiju import __version__
 from paiju.engines.registry import variants
@@ -151,12 +152,15 @@ class PaijuServer:
         self._connect = _page_sources(config) if self.cluster is not None else []
         self._web_root = web_root(config.web_root)
         self._tls = tls_context(config)
-        self.keepalive = Keepalive(self._open_connections, close_or_abort)
+        self.keepalive = Keepalive(self._connections, close_or_abort, is_open=_is_open)
 
-    def _open_connections(self) -> list[GuardedConnection]:
+    def _connections(self) -> Collection[GuardedConnection]:
+        """Every connection the server holds, open or not (the keepalive asks ``_is_open``
+        of those it has something to do with); all are ``GuardedConnection``, the class the
+        server makes them with."""
         if self._server is None:
-            return []
-        return [c for c in self._server.connections if isinstance(c, GuardedConnection)]
+            return ()
+        return cast(set[GuardedConnection], self._server.all_connections)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -454,6 +458,11 @@ def forget_handshake(connection: ServerConnection) -> None:
     if connection.request is not None:
         connection.request.headers.clear()
     connection.response = None
+
+
+def _is_open(connection: GuardedConnection) -> bool:
+    """Whether the connection's opening handshake is done and its closing one not begun."""
+    return connection.protocol.state is OPEN
 
 
 def _now() -> float:

@@ -7,7 +7,7 @@ connections get it, and counted in the metrics per connection.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, Protocol
 
 from paiju.server import protocol as p
@@ -63,7 +63,9 @@ class Audience:
             return
         targets = self.members.get(effect.to)
         if targets:
-            self.deliver(effect.message, list(targets), effect.frame)
+            # The seat's set as it is, not a copy: queuing a frame never changes who sits
+            # where (a full outbox asks its connection to close later, from a task).
+            self.deliver(effect.message, targets, effect.frame)
             if self.reached is not None:
                 self.reached.update(targets)
 
@@ -83,8 +85,8 @@ class Audience:
             for message in self.feed.due(now):
                 self.deliver(message, list(self.spectators))
 
-    def deliver(self, message: dict[str, Any] | p.ServerMessage, targets: list[Recipient],
-                frame: bytes | None = None) -> None:
+    def deliver(self, message: dict[str, Any] | p.ServerMessage,
+                targets: Collection[Recipient], frame: bytes | None = None) -> None:
         """Encode ``message`` once (unless ``frame`` is its encoding already) and queue it
         for every one of ``targets``."""
         if targets:

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 from websockets.asyncio.server import ServerConnection
-from websockets.protocol import OPEN
+from websockets.protocol import CLOSED, OPEN
 
 from paiju.server.compression import SMALL, Deflater, SmallAsIs
 
@@ -166,6 +166,12 @@ class SlicedIntake(ServerConnection):
         self.loop.call_soon(self._feed)
 
     def data_received(self, data: bytes) -> None:
+        if not self.backlog and len(data) <= SLICE and not self.recv_messages.paused:
+            # The usual read: a message or two, nothing waiting and room in the queue: a
+            # slice of its own, handed over as it is (not copied into the backlog and out).
+            if self.protocol.state is not CLOSED:
+                super().data_received(data)
+            return
         self.backlog += data
         self._feed()
 
@@ -177,7 +183,7 @@ class SlicedIntake(ServerConnection):
 
     def _feed(self) -> None:
         while self.backlog and not self.recv_messages.paused:
-            if self.protocol.state.name == "CLOSED":
+            if self.protocol.state is CLOSED:
                 self.backlog.clear()
                 return
             chunk = bytes(self.backlog[:SLICE])

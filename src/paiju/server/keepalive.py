@@ -48,18 +48,29 @@ class KeptAlive(Protocol):
 C = TypeVar("C", bound=KeptAlive)
 
 
+def always_open(connection: object) -> bool:
+    """The ``is_open`` of connections that are all open."""
+    return True
+
+
 class Keepalive(Generic[C]):
     """Pings ``connections()`` from one task (``start`` to ``stop``); ``close`` closes one
-    whose pong is late (``link.close_or_abort`` in the server)."""
+    whose pong is late (``link.close_or_abort`` in the server). ``is_open`` says whether a
+    connection takes part (its opening handshake done, its closing one not begun): asked
+    only of those with something due, so that ``connections()`` can be the server's own set
+    as it is, walked without building one of the open ones each tick (at 6,000 connections
+    that, and reading each one's protocol state, was about 1% of a loaded server)."""
 
     def __init__(
         self,
         connections: Callable[[], Iterable[C]],
         close: Callable[[C, int, str, float], Awaitable[None]],
         tick: float | None = None,
+        is_open: Callable[[C], bool] = always_open,
     ) -> None:
         self.connections = connections
         self.close = close
+        self.is_open = is_open
         self.tick = tick or TICK
         self._task: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
@@ -89,6 +100,10 @@ class Keepalive(Generic[C]):
             if interval is None:
                 continue
             waiting = connection.awaiting_pong
+            if waiting is None and now - connection.pinged_at < interval:
+                continue  # heard from (or pinged) lately: most connections, most ticks
+            if not self.is_open(connection):
+                continue
             if waiting is not None:
                 if not _done(waiting):
                     timeout = connection.ping_timeout

@@ -240,7 +240,7 @@ class Room:
         """What is due after a job or a wake: the table's own moves, the spectators' held
         messages, unloading a finished room or closing an abandoned one. ``True`` when the
         room has ended."""
-        if not self.paused and not self._holding_hand():
+        if not self.paused and not self._holding_hand() and self._tick_due(now):
             await self._tick(now)
         if self.closed:
             return True
@@ -252,6 +252,14 @@ class Room:
             await self._close_abandoned(now)
             return True
         return False
+
+    def _tick_due(self, now: float) -> bool:
+        """Whether the table has something to do at ``now``: its next deadline (the earliest
+        time ``Table.tick`` acts) has come. Most wakes follow a player's action with nothing
+        due, and a tick that does nothing still cost a coroutine, the table's walk of its
+        decisions and an empty ``carry_out`` (some 3-4 us an action)."""
+        deadline = self.table.next_deadline()
+        return deadline is not None and deadline <= now
 
     def _due_for_unload(self, now: float) -> bool:
         """Whether the match has been over for the whole grace period."""
@@ -422,7 +430,10 @@ class Room:
         (nothing after it is carried out)."""
         for records, then in runs(effects):
             if records:
-                await self._persist(records)
+                if self._appender is None:  # a local store: written at once, no coroutine
+                    self._persist_now(records)
+                else:
+                    await self._persist(records)
             self._deliver(then)
         self._after_effects()
 
@@ -431,9 +442,7 @@ class Room:
         (the room is being opened and is not shown to anybody yet)."""
         for records, then in runs(effects):
             if records:
-                start = time.perf_counter()
-                self._write_now(records, self._items(records))
-                self._written(records, start)
+                self._persist_now(records)
             self._deliver(then)
         self._after_effects()
 
@@ -461,17 +470,25 @@ class Room:
     async def _persist(self, batch: list[Persist]) -> None:
         """Write consecutive records (awaited when the store is shared). Raises
         ``NotSaved``, or ``Fenced`` when this node no longer owns the room."""
+        if self._appender is None:
+            self._persist_now(batch)
+            return
         items = self._items(batch)
         start = time.perf_counter()  # inline: a context manager costs twice the timing
-        if self._appender is None:
-            self._write_now(batch, items)
-        else:
-            try:
-                await self._appender.append_many_async(self.room_id, items)
-            except Fenced:
-                raise
-            except Exception as exc:
-                raise NotSaved(f"entries {batch[0].entry.n}.. of room {self.room_id}") from exc
+        try:
+            await self._appender.append_many_async(self.room_id, items)
+        except Fenced:
+            raise
+        except Exception as exc:
+            raise NotSaved(f"entries {batch[0].entry.n}.. of room {self.room_id}") from exc
+        self._written(batch, start)
+
+    def _persist_now(self, batch: list[Persist]) -> None:
+        """``_persist`` with the store's synchronous write (a local store's, or any store's
+        before the room's task runs)."""
+        items = self._items(batch)
+        start = time.perf_counter()
+        self._write_now(batch, items)
         self._written(batch, start)
 
     def _write_now(self, batch: list[Persist], items: list[Appended]) -> None:

@@ -1,0 +1,97 @@
+"""The room's task between messages: when it ticks its table, how it writes to a local store."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from paiju.engines.registry import get_engine, make_bot
+from paiju.persistence.memory import MemoryStore
+from paiju.server.room import Room
+from paiju.table.commands import Join
+from paiju.table.effects import Effect, Persist, Send
+from paiju.table.table import PLAYING, Table, TableSettings
+from tests.persistence.writer import created
+
+
+class Clockwork:
+    """A table as the room's housekeeping reads it: a deadline, and the ticks it was given."""
+
+    room_id = "r"
+    phase = PLAYING
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline = deadline
+        self.ticks: list[float] = []
+        self.watched: Any = None
+
+    def next_deadline(self) -> float | None:
+        return self.deadline
+
+    def tick(self, now: float) -> list[Effect]:
+        self.ticks.append(now)
+        return []
+
+
+@pytest.mark.parametrize(
+    ("deadline", "now", "ticked"),
+    [
+        (None, 1.0, False),  # nothing will ever be due
+        (5.0, 4.999, False),  # not yet
+        (5.0, 5.0, True),  # due as the deadline comes, as ``Table.tick`` takes it
+        (5.0, 9.0, True),
+        (float("-inf"), 0.0, True),  # a deal that is due at once
+    ],
+)
+async def test_the_table_is_ticked_only_once_its_next_deadline_has_come(
+    deadline: float | None, now: float, ticked: bool
+) -> None:
+    table = Clockwork(deadline)
+    room = Room(table, MemoryStore())  # type: ignore[arg-type]
+    assert await room._housekeeping(now) is False
+    assert table.ticks == ([now] if ticked else [])
+
+
+async def test_a_paused_room_is_not_ticked_even_when_a_deadline_has_come() -> None:
+    table = Clockwork(0.0)
+    room = Room(table, MemoryStore())  # type: ignore[arg-type]
+    room.paused_since = 0.0
+    await room._housekeeping(10.0)
+    assert table.ticks == []
+
+
+class Watching:
+    """A room member that keeps its frames, noting what was stored when each arrived."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self.frames: list[tuple[bytes, int]] = []
+
+    def send_frame(self, frame: bytes) -> None:
+        self.frames.append((frame, len(self.store.entries("r"))))
+
+    def left_room(self, room_id: str) -> None:
+        pass
+
+    def when_written(self, done: Any) -> None:
+        done()
+
+
+async def test_a_local_store_is_written_before_the_sends_without_leaving_the_task() -> None:
+    engine = get_engine("race")
+    options = engine.normalize_options({"seats": 2})
+    table = Table("r", engine, options, "s", TableSettings(), make_bot)
+    store = MemoryStore()
+    room = Room(table, store)
+    member = Watching(store)
+    room.members[0] = {member}  # type: ignore[arg-type]
+    effects = table.open_room(created("r", variant="race", options=options))
+    effects += table.handle(None, Join("ann"), 0.0)
+    records = sum(isinstance(e, Persist) for e in effects)
+    assert records and any(isinstance(e, Send) and e.to == 0 for e in effects)
+    step = room.carry_out(effects)
+    with pytest.raises(StopIteration):  # done in one step: no await on the way
+        step.send(None)
+    assert len(store.entries("r")) == records
+    assert member.frames and all(stored == records for _, stored in member.frames)
