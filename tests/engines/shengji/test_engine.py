@@ -427,3 +427,25 @@ def test_defending_ace_with_nt_after_ace_goes_on_to_nt() -> None:
     for seat, card in [(0, "SA"), (1, "S9"), (2, "S4"), (3, "S6")]:
         state = ENGINE.apply(state, seat, make("play", [card])).state
     assert ENGINE.carry(state)["winner"] == 0
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"kitty_theft": True}, {"game_mode": "finding_friends"}]
+)
+def test_every_action_bumps_the_version_by_one(options: dict[str, Any]) -> None:
+    """In every phase an applied action makes the version one more (a pass in a bidding
+    window bumps it with its own copy of the state, not with ``bump``)."""
+    engine = ShengjiEngine()
+    chooser = random.Random(4)
+    state = engine.initial_state(
+        engine.normalize_options(options), SeededRng("bump"), MatchInfo(0, (0,) * 4)
+    )
+    phases = set()
+    while not engine.is_terminal(state):
+        seat = chooser.choice(sorted(engine.to_act(state)))
+        action = chooser.choice(sorted(engine.legal_actions(state, seat)))
+        new = engine.apply(state, seat, action).state
+        assert engine.version(new) == engine.version(state) + 1, (state.phase, action)
+        phases.add(state.phase)
+        state = new
+    assert {"deal", "bury", "play"} <= phases
