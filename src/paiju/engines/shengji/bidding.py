@@ -118,10 +118,12 @@ def legal_bids(state: ShengjiState, seat: int) -> list[Bid]:
     """Every bid ``seat`` may make now (deal or kitty-theft window), weakest first."""
     if state.phase not in BID_PHASES:
         return []
+    cands = _candidates(state, seat)
+    if not cands:  # (most seats hold no level card or joker pair for most of the deal)
+        return []
     last = state.bids[-1] if state.bids else None
     own = next((b for b in reversed(state.bids) if b.seat == seat), None)
     mode = state.opts["bid_reinforcement"]
-    cands = _candidates(state, seat)
     if own is not None and own == last and mode != "overturn_or_while_winning":
         out = [b for b in cands if b.card == own.card and b.count > own.count]
     else:
