@@ -299,6 +299,10 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
         return match.carry.get("winner") is not None
 
     def parse_action(self, text: str) -> Action:
+        """``actions.parse_action``; a short text (every action is one) read once for all
+        tables: a few texts (``pass``, the bids, a lead) make most of the actions."""
+        if type(text) is str and len(text) <= _PARSED_LENGTH:
+            return _parsed(text)
         return notation.parse_action(text)
 
     def format_action(self, action: Action) -> str:
@@ -429,6 +433,14 @@ def _work_out_listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action]
         return frozenset(make("friend", [c] * nth) for c, nth in friend_choices(state)), True
     plays, complete = _plays(state, seat)
     return frozenset(Action("play", p) for p in plays), complete
+
+
+#: The longest text ``_parsed`` keeps (a play of 25 cards is some 105 characters): the memo
+#: holds at most ``_parsed``'s size of them, however long the texts sent.
+_PARSED_LENGTH = 128
+#: Parsed actions by text (an ``Action`` is immutable; a text that does not parse raises
+#: each time, and is not kept).
+_parsed = lru_cache(maxsize=2048)(notation.parse_action)
 
 
 @lru_cache(maxsize=256)
