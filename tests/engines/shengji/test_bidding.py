@@ -261,3 +261,20 @@ def test_a_seat_that_answered_the_window_is_not_asked_again() -> None:
     assert ENGINE.legal_actions(state, 2) == frozenset()
     with pytest.raises(NotYourTurn):
         ENGINE.apply(state, 2, Action("pass"))
+
+
+@pytest.mark.parametrize("seed", ["dealt1", "dealt2", "dealt3"])
+def test_every_dealt_hand_is_its_cards_in_canonical_order(seed: str) -> None:
+    """A round's card is put in its place in the hand (``advance_deal``): each hand is
+    always the cards dealt to it from the deck, sorted as ``sort_cards`` sorts them."""
+    state = _new(seed)
+    rounds = 0
+    while state.phase == "deal" and state.redeals == 0:
+        for seat in range(4):
+            start = (seat - state.deal_start) % 4  # the deal's first card to this seat
+            dealt = state.deck[start : state.dealt : 4]
+            assert state.hands[seat] == sort_cards(dealt)
+            assert all(type(card) is str for card in state.hands[seat])
+        rounds += 1
+        state = ENGINE.apply(state, min(ENGINE.to_act(state)), Action("pass")).state
+    assert rounds > 25 * 4 - 4  # every round of the deal was looked at

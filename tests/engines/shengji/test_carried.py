@@ -20,7 +20,7 @@ from paiju.core.rng import SeededRng
 from paiju.engines.base import EngineDefaults, MatchInfo
 from paiju.engines.shengji import actions as notation
 from paiju.engines.shengji.actions import Action
-from paiju.engines.shengji.bidding import _hand_bids, _joker_bid_ok
+from paiju.engines.shengji.bidding import _hand_bids, _joker_bid_ok, legal_bids
 from paiju.engines.shengji.cards import NT_LEVEL, RANK_NUMBER, full_pack, is_joker, sort_cards
 from paiju.engines.shengji.engine import ShengjiEngine, _work_out_listed
 from paiju.engines.shengji.follow import follow_error
@@ -380,3 +380,83 @@ def test_the_play_checks_and_keys_stand_for_the_listed_actions() -> None:
                     assert _outcome(ENGINE.check_action, state, seat, action) == base, action
                     checked += 1
     assert checked > 1000
+
+
+class _Name(str):
+    """A card or kind name that is no plain ``str``: equal to the plain name, but an action
+    made of it is not a parsed one (``well_formed`` makes the plain one of it)."""
+
+    __slots__ = ()
+
+
+def _judged(check: Any, state: ShengjiState, seat: int, action: object) -> object:
+    """The verdict with the checked action's exact types (an accepted action is applied as it
+    is returned: its names go into the state)."""
+    found = _outcome(check, state, seat, action)
+    if isinstance(found, Action):
+        return found, type(found.kind), type(found.cards), [type(c) for c in found.cards]
+    return found
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"game_mode": "finding_friends", "kitty_theft": True}]
+)
+def test_a_listed_action_is_taken_as_the_check_of_a_fresh_state_takes_it(
+    options: dict[str, Any],
+) -> None:
+    """``check_action`` takes a listed ``Action`` of plain strings without its round trip
+    through the notation: in every phase it judges every object, listed or not, plain or
+    not, as ``EngineDefaults.check_action`` does on a fresh copy of the state."""
+    chooser = random.Random(3)
+    checked = taken = 0
+    for state in _hand(options, 21):
+        if ENGINE.is_terminal(state):
+            continue
+        fresh = _fresh(state)
+        acting = sorted(ENGINE.to_act(state))
+        seat = acting[0]
+        listed = sorted(ENGINE.legal_actions(state, seat), key=notation.format_action)
+        tries: list[object] = [*chooser.sample(listed, min(4, len(listed)))]
+        tries += [Action(_Name(a.kind), a.cards) for a in tries[:2]]
+        tries += [Action(a.kind, tuple(map(_Name, a.cards))) for a in tries[:2] if a.cards]
+        tries += [Action("pass"), Action("bid", ("H2",)), Action("bury", ("S2", "S3")),
+                  Action("friend", ("HA",)), Action("play", ("BJ",)), "pass", None]
+        for action in tries:
+            for who in {seat, (seat + 1) % 4}:
+                base = _judged(partial(EngineDefaults.check_action, ENGINE), fresh, who, action)
+                assert _judged(ENGINE.check_action, state, who, action) == base, action
+                checked += 1
+                taken += isinstance(base, tuple) and isinstance(base[0], Action)
+    assert checked > 1000 and taken > 300
+
+
+def _bid_oracle(state: ShengjiState, seat: int) -> frozenset[Action]:
+    """A bidding seat's actions made from its legal bids, for this state alone."""
+    if seat not in ENGINE.to_act(state):
+        return frozenset()
+    bids = legal_bids(state, seat)
+    return frozenset({Action("pass"), *(notation.make("bid", [b.card] * b.count) for b in bids)})
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), options=st.sampled_from(OPTIONS))
+def test_the_bidding_lists_are_the_seats_own_bids(seed: int, options: dict[str, Any]) -> None:
+    """The bidding lists made once for every seat with the same bids (``_bid_choices``,
+    ``_bid_texts``) are, in every state, ``pass`` and the seat's own legal bids."""
+    chooser = random.Random(seed)
+    state = ENGINE.initial_state(
+        ENGINE.normalize_options(options), SeededRng(f"bids/{seed}"), MatchInfo(0, (0,) * 4)
+    )
+    bidding = 0
+    while state.phase in ("deal", "theft"):
+        for seat in range(4):
+            expected = _bid_oracle(_fresh(state), seat)
+            assert ENGINE.legal_actions(state, seat) == expected
+            shown = ENGINE.view(state, seat)["legal"]
+            assert shown == sorted(map(notation.format_action, expected))
+            bidding += len(expected) > 1
+        seat = chooser.choice(sorted(ENGINE.to_act(state)))
+        listed = sorted(ENGINE.legal_actions(state, seat), key=notation.format_action)
+        bids = [a for a in listed if a.kind == "bid"]
+        state = ENGINE.apply(state, seat, chooser.choice(bids or listed)).state
+    assert bidding  # some seat could bid

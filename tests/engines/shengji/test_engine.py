@@ -427,3 +427,55 @@ def test_defending_ace_with_nt_after_ace_goes_on_to_nt() -> None:
     for seat, card in [(0, "SA"), (1, "S9"), (2, "S4"), (3, "S6")]:
         state = ENGINE.apply(state, seat, make("play", [card])).state
     assert ENGINE.carry(state)["winner"] == 0
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"kitty_theft": True}, {"game_mode": "finding_friends"}]
+)
+def test_every_action_bumps_the_version_by_one(options: dict[str, Any]) -> None:
+    """In every phase an applied action makes the version one more (a pass in a bidding
+    window bumps it with its own copy of the state, not with ``bump``)."""
+    engine = ShengjiEngine()
+    chooser = random.Random(4)
+    state = engine.initial_state(
+        engine.normalize_options(options), SeededRng("bump"), MatchInfo(0, (0,) * 4)
+    )
+    phases = set()
+    while not engine.is_terminal(state):
+        seat = chooser.choice(sorted(engine.to_act(state)))
+        action = chooser.choice(sorted(engine.legal_actions(state, seat)))
+        new = engine.apply(state, seat, action).state
+        assert engine.version(new) == engine.version(state) + 1, (state.phase, action)
+        phases.add(state.phase)
+        state = new
+    assert {"deal", "bury", "play"} <= phases
+
+
+def _read(parse: Any, text: Any) -> object:
+    try:
+        action = parse(text)
+    except Exception as error:  # (every reader must fail alike, whatever the error)
+        return type(error), str(error)
+    return action, type(action.kind), [type(c) for c in action.cards]
+
+
+def test_a_text_is_read_as_the_notation_reads_it_and_only_short_ones_are_kept() -> None:
+    """``parse_action`` keeps the actions of short texts (``_parsed``): each text, well
+    formed or not, reads as ``actions.parse_action`` reads it, again and again; a text
+    that does not parse is not kept, nor a long one (whatever is sent, the memo holds
+    at most its size of short texts)."""
+    from paiju.engines.shengji import actions as notation
+    from paiju.engines.shengji.engine import _PARSED_LENGTH, _parsed
+
+    engine = ShengjiEngine()
+    texts: list[Any] = ["pass", " PASS ", "bid h2 h2", "bid H2 S2", "bury s10", "play hk h5 h5",
+                        "play", "friend HA HA", "nonsense", "", "play " + " " * 300 + "S2",
+                        "play " + "S2 " * 40, "pass" + " " * 200, None, 7, ["pass"]]
+    _parsed.cache_clear()
+    for _ in range(3):
+        for text in texts:
+            assert _read(engine.parse_action, text) == _read(notation.parse_action, text), text
+    kept = _parsed.cache_info().currsize
+    assert kept == len([t for t in texts if type(t) is str and len(t) <= _PARSED_LENGTH
+                        and not isinstance(_read(notation.parse_action, t)[0], type)])
+    assert kept == 7  # (the six short ones and 40 S2: well formed, if never legal)

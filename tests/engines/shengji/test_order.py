@@ -88,3 +88,29 @@ def test_the_display_order_is_the_sort_key_order(
     random.Random(level).shuffle(pack)
     for hand in (pack, pack[:25], pack[40:47], []):
         assert sorted(hand, key=ctx.display_order) == sorted(hand, key=ctx.sort_key)
+
+
+def test_a_context_hashes_as_its_fields_and_is_made_again_alike() -> None:
+    """The hash kept in a context (worked out once) is the hash of the fields its equality
+    compares; a pickled or copied context is made again from its fields, with this
+    process's hash, and orders the cards as the original does."""
+    import copy
+    import pickle
+
+    from paiju.engines.shengji.cards import ALL_CARDS
+    from paiju.engines.shengji.order import TrumpContext
+
+    for ctx in (CTX, trump_context(14, None), trump_context(5, "S", False, False, False, False)):
+        fields = (ctx.level, ctx.suit, ctx.level_gap_adjacent, ctx.offsuit_level_tractors,
+                  ctx.joker_tractors, ctx.nt_level_trumps)
+        assert hash(ctx) == hash(fields)
+        alike = TrumpContext(*fields)
+        assert alike == ctx and hash(alike) == hash(ctx) and alike is not ctx
+        for again in (pickle.loads(pickle.dumps(ctx)), copy.deepcopy(ctx), copy.copy(ctx)):
+            assert again == ctx and hash(again) == hash(ctx)
+            assert [again.key(c) for c in ALL_CARDS] == [ctx.key(c) for c in ALL_CARDS]
+            assert sorted(ALL_CARDS, key=again.display_order) == sorted(
+                ALL_CARDS, key=ctx.display_order
+            )
+    assert hash(trump_context(3, "D")) != hash(trump_context(3, "H"))  # (these differ)
+    assert len({trump_context(3, "D"), trump_context(3, "D", True), CTX}) == 1

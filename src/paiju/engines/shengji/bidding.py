@@ -32,6 +32,7 @@ it is played in no-trump with only the jokers as trumps.
 from __future__ import annotations
 
 import hashlib
+from bisect import insort
 from collections import Counter
 from functools import lru_cache
 
@@ -39,6 +40,7 @@ from paiju.core.fairness import FairRng
 from paiju.core.rng import SeededRng
 from paiju.engines.shengji.cards import (
     BIG_JOKER,
+    CANON_ORDER,
     DECKS,
     KITTY_SIZE,
     LITTLE_JOKER,
@@ -116,10 +118,12 @@ def legal_bids(state: ShengjiState, seat: int) -> list[Bid]:
     """Every bid ``seat`` may make now (deal or kitty-theft window), weakest first."""
     if state.phase not in BID_PHASES:
         return []
+    cands = _candidates(state, seat)
+    if not cands:  # (most seats hold no level card or joker pair for most of the deal)
+        return []
     last = state.bids[-1] if state.bids else None
     own = next((b for b in reversed(state.bids) if b.seat == seat), None)
     mode = state.opts["bid_reinforcement"]
-    cands = _candidates(state, seat)
     if own is not None and own == last and mode != "overturn_or_while_winning":
         out = [b for b in cands if b.card == own.card and b.count > own.count]
     else:
@@ -131,17 +135,21 @@ def legal_bids(state: ShengjiState, seat: int) -> list[Bid]:
     return sorted(set(out), key=lambda b: (_strength(b.card, b.count), b.card))
 
 
+#: The seats of a bidding window before any has answered (``bidders_to_ask``).
+_EVERY_SEAT = frozenset(range(SEATS))
+
+
 def bidders_to_ask(state: ShengjiState) -> frozenset[int]:
     """The seats a bidding window (deal or kitty theft) waits for: every seat that has not
     answered since the window opened or since the last bid. Depends on public facts only.
     """
     if state.phase == "theft":
-        return frozenset(s for s in range(SEATS) if s not in state.asked)
+        return _EVERY_SEAT.difference(state.asked)
     if state.phase != "deal" or state.dealt == 0 or state.dealt % SEATS:
         return frozenset()
     if state.level == NT_LEVEL and state.landlord is not None:
         return frozenset()  # public: an NT hand has no bidding
-    return frozenset(s for s in range(SEATS) if s not in state.asked)
+    return _EVERY_SEAT.difference(state.asked)
 
 
 def advance_deal(state: ShengjiState) -> ShengjiState:
@@ -156,7 +164,11 @@ def advance_deal(state: ShengjiState) -> ShengjiState:
         hands = list(state.hands)
         for i in range(SEATS):
             seat = (state.deal_start + i) % SEATS
-            hands[seat] = sort_cards((*hands[seat], state.deck[state.dealt + i]))
+            # The hand is in canonical order: the card is put in its place (equal cards are
+            # equal names, so this is the order ``sort_cards`` makes).
+            hand = list(hands[seat])
+            insort(hand, state.deck[state.dealt + i], key=CANON_ORDER)
+            hands[seat] = tuple(hand)
         state = changed(state, hands=tuple(hands), dealt=state.dealt + SEATS, asked=())
     return state
 

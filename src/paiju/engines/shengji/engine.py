@@ -33,6 +33,7 @@ Phases and actions:
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import lru_cache
 from typing import Any
 
 from paiju.core.errors import IllegalAction
@@ -153,7 +154,15 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
 
     def check_action(self, state: ShengjiState, seat: Seat, action: object) -> Action:
         """As ``EngineDefaults``, a listed play found among the listed plays' cards (their
-        ``Action`` objects are not made for the check)."""
+        ``Action`` objects are not made for the check), and a listed action taken as it is:
+        the listed actions are canonical, so one equal to an ``Action`` of plain strings is
+        well formed without its round trip through the notation (``well_formed``)."""
+        if type(action) is Action and seat in _acting(state) and _plain(action):
+            if state.phase != "play":
+                if action in _listed(state, seat)[0]:
+                    return action
+            elif action.kind == "play" and action.cards in _plays(state, seat)[0]:
+                return action
         if state.phase != "play" or seat not in self.to_act(state):
             return super().check_action(state, seat, action)  # raises its own error
         checked = self.well_formed(action)
@@ -220,9 +229,8 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
         if seat is not None and seat in _acting(state):
             legal, complete = _shown(state, seat)
         scores = self.scores(state) if state.phase == "over" else ()  # shown only then
-        return build_view(
-            state, seat, legal, complete, self.to_act(state), scores, self._shared
-        )
+        # (who is to act is read by ``self._shared``, which builds what every viewer sees)
+        return build_view(state, seat, legal, complete, (), scores, self._shared)
 
     def timeout_action(self, state: ShengjiState, seat: Seat) -> Action:
         """Pass a bid; bury / lead the cheapest single; follow with the cheapest legal play."""
@@ -291,6 +299,10 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
         return match.carry.get("winner") is not None
 
     def parse_action(self, text: str) -> Action:
+        """``actions.parse_action``; a short text (every action is one) read once for all
+        tables: a few texts (``pass``, the bids, a lead) make most of the actions."""
+        if type(text) is str and len(text) <= _PARSED_LENGTH:
+            return _parsed(text)
         return notation.parse_action(text)
 
     def format_action(self, action: Action) -> str:
@@ -313,6 +325,16 @@ def _to_act(state: ShengjiState) -> frozenset[Seat]:
         return frozenset({state.landlord or 0})
     turn = state.turn()
     return frozenset() if turn is None else frozenset({turn})
+
+
+def _plain(action: Action) -> bool:
+    """Whether ``action`` is made of plain strings (no subclass), as a parsed one is."""
+    cards = action.cards
+    return (
+        type(action.kind) is str
+        and type(cards) is tuple
+        and all(type(card) is str for card in cards)
+    )
 
 
 def _cost(action: Action, state: ShengjiState) -> tuple[int, int, int, tuple[str, ...]]:
@@ -360,6 +382,9 @@ def _shown(state: ShengjiState, seat: Seat) -> tuple[list[str], bool]:
         if state.phase == "play":
             plays, complete = _plays(state, seat)
             found = sorted(" ".join(("play", *p)) for p in plays), complete
+        elif state.phase in BID_PHASES:
+            listed, complete = _listed(state, seat)
+            found = list(_bid_texts(listed)), complete
         else:
             listed, complete = _listed(state, seat)
             found = sorted(map(notation.format_action, listed)), complete
@@ -397,8 +422,7 @@ def _work_out_listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action]
     if state.phase in BID_PHASES:
         if seat not in _acting(state):
             return frozenset(), True
-        bids = legal_bids(state, seat)
-        return frozenset({Action("pass"), *(make("bid", [b.card] * b.count) for b in bids)}), True
+        return _bid_choices(tuple((b.card, b.count) for b in legal_bids(state, seat))), True
     if state.phase == "bury":
         if seat != _exchanger(state):
             return frozenset(), True
@@ -409,6 +433,28 @@ def _work_out_listed(state: ShengjiState, seat: Seat) -> tuple[frozenset[Action]
         return frozenset(make("friend", [c] * nth) for c, nth in friend_choices(state)), True
     plays, complete = _plays(state, seat)
     return frozenset(Action("play", p) for p in plays), complete
+
+
+#: The longest text ``_parsed`` keeps (a play of 25 cards is some 105 characters): the memo
+#: holds at most ``_parsed``'s size of them, however long the texts sent.
+_PARSED_LENGTH = 128
+#: Parsed actions by text (an ``Action`` is immutable; a text that does not parse raises
+#: each time, and is not kept).
+_parsed = lru_cache(maxsize=2048)(notation.parse_action)
+
+
+@lru_cache(maxsize=256)
+def _bid_choices(bids: tuple[tuple[str, int], ...]) -> frozenset[Action]:
+    """A bidding seat's actions: ``pass`` and its legal bids (card, count). Most seats have
+    none or the same few, and each is asked after every deal round: their actions (and
+    ``_bid_texts``) are made once, not once a state."""
+    return frozenset({Action("pass"), *(make("bid", [card] * count) for card, count in bids)})
+
+
+@lru_cache(maxsize=256)
+def _bid_texts(listed: frozenset[Action]) -> tuple[str, ...]:
+    """``_bid_choices``' actions in notation, sorted (the frozenset's hash is kept in it)."""
+    return tuple(sorted(map(notation.format_action, listed)))
 
 
 def _follow_error(state: ShengjiState, seat: Seat, cards: tuple[str, ...]) -> IllegalAction | None:
@@ -425,11 +471,12 @@ def _apply_bid(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiSt
     """A (checked) ``pass`` or ``bid`` in a bidding window of the deal or of a kitty theft."""
     events: list[Event] = []
     old = state
+    version = state.version + 1  # bumped with the answer: one copy less than ``bump``
     if action.kind == "pass":
-        state = changed(state, asked=(*state.asked, seat))
+        state = changed(state, asked=(*state.asked, seat), version=version)
     else:
         bid = Bid(seat, action.cards[0], len(action.cards))
-        state = changed(state, bids=(*state.bids, bid), asked=(seat,))
+        state = changed(state, bids=(*state.bids, bid), asked=(seat,), version=version)
         events.append(Event("bid", CardsEvent(seat=seat, cards=list(action.cards))))
     new = advance_deal(state) if state.phase == "deal" else close_theft(state)
     if new.redeals > state.redeals:
@@ -442,7 +489,6 @@ def _apply_bid(state: ShengjiState, seat: int, action: Action) -> Step[ShengjiSt
             exchanger=new.exchanger,
         )
         events.append(Event("trump", trump))
-    new = new.bump()
     if new.phase in BID_PHASES:
         _carry_bid_lists(old, new)
     return Step(new, tuple(events))

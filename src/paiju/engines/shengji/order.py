@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from paiju.engines.shengji.cards import ALL_CARDS, BIG_JOKER, LITTLE_JOKER, RANK_NUMBER
 
@@ -35,6 +36,7 @@ class TrumpContext:
     _suit: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _value: dict[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _shown_at: dict[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _hash: int = field(default=0, init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         for card in ALL_CARDS:
@@ -43,6 +45,27 @@ class TrumpContext:
             self._value[card] = value
         for place, card in enumerate(sorted(ALL_CARDS, key=self.sort_key)):
             self._shown_at[card] = place
+        # Hashed once: the hash ``dataclass`` writes hashes the six fields at every call, and
+        # a context is a memo's key in every view of a hand (``view._in_trump_order``).
+        object.__setattr__(self, "_hash", hash(self._fields()))
+
+    def _fields(self) -> tuple[int, str | None, bool, bool, bool, bool]:
+        """The fields that make the context (all that its equality compares)."""
+        return (
+            self.level,
+            self.suit,
+            self.level_gap_adjacent,
+            self.offsuit_level_tractors,
+            self.joker_tractors,
+            self.nt_level_trumps,
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Made again from its fields (the hash kept is this process's hash)."""
+        return TrumpContext, self._fields()
 
     def _position(self, rank: int, skip_level: bool) -> int:
         """Place of a rank in a suit; the level rank is removed when ``skip_level``."""

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from paiju.core import frozen
 from paiju.engines.shengji.cards import HAND_SIZE, SEATS
@@ -68,6 +68,26 @@ class ThrowFailure:
     forced: tuple[str, ...]
     blocker: int
     penalty: int
+
+
+_T = TypeVar("_T")
+
+
+class _cached(cached_property[_T]):
+    """``functools.cached_property`` without the lock it takes (Python 3.11) at each first
+    read: a state is read in the one thread that made it, and two or three are made an
+    action, each with its own memo; the lock was half the cost of a first read."""
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any] | None = None) -> _cached[_T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> _T: ...
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> Any:
+        if instance is None:
+            return self
+        assert self.attrname is not None  # set by __set_name__
+        value = instance.__dict__[self.attrname] = self.func(instance)
+        return value
 
 
 @dataclass(frozen=True)
@@ -122,17 +142,17 @@ class ShengjiState:
         where they are needed."""
         return {name: self.__dict__[name] for name in _FIELD_NAMES}
 
-    @cached_property
+    @_cached
     def opts(self) -> Mapping[str, Any]:
         """The options as a (read-only) mapping."""
         return MappingProxyType(dict(self.options))
 
-    @cached_property
+    @_cached
     def ctx(self) -> TrumpContext:
         """The trump context (meaningful once the trump is set)."""
         return context(self.level, self.trump_suit, self.opts)
 
-    @cached_property
+    @_cached
     def derived(self) -> dict[Any, Any]:
         """A memo of values the engine derives from this state (each seat's legal list, who is
         to act), keyed by the deriving function's own key."""
@@ -143,7 +163,7 @@ class ShengjiState:
         """The landlord's team (0 or 1); 0 before a landlord exists."""
         return (self.landlord or 0) % 2
 
-    @cached_property
+    @_cached
     def friends_mode(self) -> bool:
         """Whether the table plays Finding Friends (找朋友, option ``game_mode``)."""
         return self.opts.get("game_mode") == "finding_friends"
@@ -173,6 +193,7 @@ class ShengjiState:
 
 
 _FIELD_NAMES = tuple(ShengjiState.__dataclass_fields__)
+_FIELD_SET = frozenset(_FIELD_NAMES)
 if TYPE_CHECKING:
     # The type checker reads ``changed`` as ``dataclasses.replace``, whose calls it checks
     # field by field.
@@ -180,16 +201,25 @@ if TYPE_CHECKING:
 else:
 
     def changed(state: ShengjiState, /, **changes: Any) -> ShengjiState:
-        """A copy of ``state`` with ``changes`` (``core.frozen.changed``: what
-        ``dataclasses.replace`` makes, for less), keeping the cached values worked out from
-        fields that ``changes`` leaves alone (``_KEPT_UNLESS``): the copies of a hand then
-        do not build them again (a 27-key mapping, a context look-up), and, being in the
-        instance dict, they are read without the descriptor's call."""
-        copy = frozen.changed(state, **changes)
-        held, kept = state.__dict__, copy.__dict__
-        for name, source in _KEPT_UNLESS.items():
-            if name in held and source.isdisjoint(changes):
-                kept[name] = held[name]
+        """A copy of ``state`` with ``changes``: what ``dataclasses.replace`` makes, for less,
+        keeping the cached values worked out from fields that ``changes`` leaves alone
+        (``_KEPT_UNLESS``): the copies of a hand then do not build them again (a 27-key
+        mapping, a context look-up), and, being in the instance dict, they are read without
+        the descriptor's call.
+
+        The instance dict is copied whole (at C speed) and the cached values it may not keep
+        are taken out: the rules copy their state two or three times an action, and copying
+        the 37 fields one by one (``core.frozen.changed``) was most of a copy's cost."""
+        if not _FIELD_SET.issuperset(changes):
+            return frozen.changed(state, **changes)  # raises replace's TypeError
+        fields = state.__dict__.copy()
+        if len(fields) != _FIELD_COUNT:  # cached values are held: keep only those still true
+            for name, source in _CACHED_SOURCES:
+                if name in fields and (source is None or not source.isdisjoint(changes)):
+                    del fields[name]
+        fields.update(changes)
+        copy = object.__new__(ShengjiState)
+        object.__setattr__(copy, "__dict__", fields)  # as a frozen class's __init__ sets them
         return copy
 
 
@@ -202,6 +232,14 @@ _KEPT_UNLESS = {
     "friends_mode": frozenset({"options"}),
     "ctx": frozenset({"options", "level", "trump_suit"}),
 }
+#: Every cached value of a state, with the fields it is worked out from (``None``: a value
+#: no copy keeps), for ``changed``.
+_CACHED_SOURCES = tuple(
+    (name, _KEPT_UNLESS.get(name))
+    for name, value in vars(ShengjiState).items()
+    if isinstance(value, cached_property)
+)
+_FIELD_COUNT = len(_FIELD_NAMES)
 
 
 def with_hand(
