@@ -100,6 +100,97 @@ def _dataclass_plan(cls: type[Any]) -> tuple[str, tuple[str, ...]] | None:
     return plan
 
 
+#: A part kept by ``StateWriter``: the part, its encoding, the kept parts within it.
+_Kept = tuple[Any, Any, tuple[Any, ...]]
+
+
+class StateWriter:
+    """``encode_state`` for the states of one table in turn: the parts of a state that are the
+    very objects of the last state written (most are: an action changes a hand, a river, a
+    trick, and the rest of a new state is the old one's objects) are not written again.
+
+    Kept: each part of the last state that is a tuple, a frozenset or a frozen dataclass and
+    holds nothing that can change (no list, dict, set or dataclass that is not frozen, at any
+    depth), with its encoding; a part is the same only if it is the same object (the memo
+    holds it, so its ``id`` is not reused while kept). Only the last state's parts are kept:
+    a room keeps one state's worth, and what left the state goes with the next snapshot. A
+    tuple of scalars is copied, not kept (a copy costs what a look-up does). The result
+    shares its kept parts with the last result: nobody may change it (it is written out)."""
+
+    def __init__(self) -> None:
+        self._last: dict[int, _Kept] = {}  # id -> the part, its encoding, its kept parts
+        self._kept: dict[int, _Kept] = {}
+        self._within: list[_Kept] = []  # the kept parts met in the part being written
+        self._changing = 0  # how many parts that can change have been met
+
+    def write(self, state: Any) -> Any:
+        """``encode_state(state)``, from the kept parts where it can (see the class)."""
+        self._kept, self._within = {}, []
+        try:
+            return self._part(state)
+        finally:
+            self._last, self._kept, self._within = self._kept, {}, []
+
+    def _part(self, value: Any) -> Any:
+        kind = type(value)
+        if kind in PLAIN:
+            return value
+        hit = self._last.get(id(value))
+        if hit is not None and hit[0] is value:
+            self._keep(hit)
+            self._within.append(hit)
+            return hit[1]
+        if kind is tuple and PLAIN.issuperset(map(type, value)):
+            return list(value)
+        changing, outer = self._changing, self._within
+        self._within = []
+        try:
+            encoded = self._fresh(value, kind)
+        finally:
+            within, self._within = self._within, outer
+        if self._changing == changing and (kind is tuple or kind is frozenset
+                                           or _frozen_dataclass(kind)):
+            kept = (value, encoded, tuple(within))
+            self._kept[id(value)] = kept
+            outer.append(kept)
+        else:
+            outer += within
+        return encoded
+
+    def _keep(self, kept: _Kept) -> None:
+        """Keep ``kept`` and the kept parts within it, for the next state (which may change
+        the part but not all of its parts: a new trick, the old tricks as they were)."""
+        self._kept[id(kept[0])] = kept
+        for part in kept[2]:
+            self._keep(part)
+
+    def _fresh(self, value: Any, kind: type[Any]) -> Any:
+        """``value`` written as ``encode_state`` writes it, its parts through ``_part``."""
+        if kind is tuple:
+            return [self._part(v) for v in value]
+        plan = _dataclass_plan(kind)
+        if plan is not None:
+            if not _frozen_dataclass(kind):
+                self._changing += 1
+            tag, fields = plan
+            return {"D": tag, "F": [self._part(getattr(value, name)) for name in fields]}
+        if isinstance(value, frozenset | set):
+            if not isinstance(value, frozenset):
+                self._changing += 1
+            return {"S": sorted([self._part(v) for v in value], key=_order)}
+        if isinstance(value, tuple):  # (a subclass of tuple: its items, as encode_state)
+            return [self._part(v) for v in value]
+        if isinstance(value, list | dict):
+            self._changing += 1
+        return encode_state(value)  # a float (checked), a subclass of a scalar, or refused
+
+
+def _frozen_dataclass(cls: type[Any]) -> bool:
+    """Whether ``cls`` is a frozen dataclass (its fields cannot be set again)."""
+    params = getattr(cls, "__dataclass_params__", None)
+    return params is not None and bool(params.frozen)
+
+
 class StateReader:
     """Reads states of one engine (its package's dataclasses and the shared ones)."""
 
