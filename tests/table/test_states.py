@@ -112,7 +112,7 @@ def played_states(variant: str, hands: int) -> list[Any]:
     engine = get_engine(variant)
     bots = get_variant(variant)
     options = engine.normalize_options({})
-    states: list[Any] = []
+    states = []
     for hand in range(hands):
         match = Match(engine, options, f"writer/{hand}")
         state = match.deal()
