@@ -3,26 +3,16 @@ data can name no class outside the engine's own package."""
 
 from __future__ import annotations
 
-import gc
 import json
 import math
-import weakref
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
 from paiju.core.rng import SeededRng
 from paiju.engines.registry import get_engine, get_variant
 from paiju.table.match import Match
-from paiju.table.states import (
-    StateCodecError,
-    StateReader,
-    StateWriter,
-    encode_state,
-    reader_for,
-)
+from paiju.table.states import StateCodecError, StateReader, encode_state, reader_for
 
 
 @pytest.mark.parametrize("variant", ["mcr", "shengji", "diu", "dragon"])
@@ -105,113 +95,3 @@ def test_a_float_that_json_cannot_hold_is_refused_wherever_it_is(bad: float) -> 
 def test_finite_floats_are_written_as_themselves() -> None:
     assert encode_state(Odds((0.5, 1, -2.25), 1e-7)) == {
         "D": "tests.table.test_states:Odds", "F": [[0.5, 1, -2.25], 1e-7]}
-
-
-def played_states(variant: str, hands: int) -> list[Any]:
-    """Every state of ``hands`` hands of level-1 bots, one after the other."""
-    engine = get_engine(variant)
-    bots = get_variant(variant)
-    options = engine.normalize_options({})
-    states = []
-    for hand in range(hands):
-        match = Match(engine, options, f"writer/{hand}")
-        state = match.deal()
-        players = [bots.make_bot(1, SeededRng(f"{hand}/{s}")) for s in range(len(match.totals))]
-        while not engine.is_terminal(state) and len(states) < 300 * (hand + 1):
-            states.append(state)
-            seat = min(engine.to_act(state))
-            action = players[seat].choose(engine.view(state, seat))
-            state = engine.apply(state, seat, engine.parse_action(action)).state
-        states.append(state)
-    return states
-
-
-@pytest.mark.parametrize("variant", ["mcr", "shengji", "diu", "dragon"])
-@pytest.mark.parametrize("every", [1, 2, 3])
-def test_a_writer_writes_every_state_as_a_fresh_encoding_does(variant: str, every: int) -> None:
-    # One writer for a table's states in turn (every ``every``-th, as snapshots are taken,
-    # across hands): each is written to the same data as by itself.
-    writer = StateWriter()
-    for state in played_states(variant, 2)[::every]:
-        assert writer.write(state) == encode_state(state)
-
-
-@dataclass(frozen=True)
-class Trick:
-    cards: tuple[str, ...]
-    winner: int
-
-
-@dataclass(frozen=True)
-class Table:
-    tricks: tuple[Trick, ...]
-    scores: Any = ()
-
-
-@dataclass
-class Loose:
-    """A dataclass that is not frozen: its fields can be set again."""
-
-    cards: tuple[str, ...]
-
-
-def test_a_part_that_stayed_the_same_object_is_not_written_again() -> None:
-    writer = StateWriter()
-    first, second = Trick(("3s", "4s"), 0), Trick(("5h", "6h"), 1)
-    tricks = (first,)
-    old = writer.write(Table(tricks))
-    again = writer.write(Table(tricks))  # the same tricks (a play, no trick ended)
-    new = writer.write(Table((first, second)))
-    assert new == encode_state(Table((first, second)))
-    assert again["F"][0] is old["F"][0]
-    # The trick is still the object written two states ago (kept with the tuple around it).
-    assert new["F"][0][0] is old["F"][0][0]
-    # An equal part that is another object is written again.
-    assert writer.write(Table((Trick(("3s", "4s"), 0),)))["F"][0][0] is not old["F"][0][0]
-
-
-@pytest.mark.parametrize("changing", [
-    lambda: [1, 2], lambda: {"a": 1}, lambda: {1, 2}, lambda: Loose(("3s",)),
-    lambda: (Loose(("3s",)),),
-])
-def test_a_part_that_can_change_is_written_again(changing: Callable[[], Any]) -> None:
-    # A list, dict, set or dataclass that is not frozen can change in place while it stays
-    # the same object: neither it nor a part holding it is kept.
-    part = changing()
-    state = Table((Trick(("3s",), 0),), (part,))
-    writer = StateWriter()
-    writer.write(state)
-    mutate(part)
-    assert writer.write(state) == encode_state(state)
-
-
-def mutate(part: Any) -> None:
-    if isinstance(part, list):
-        part.append(3)
-    elif isinstance(part, dict):
-        part["b"] = 2
-    elif isinstance(part, set):
-        part.add(3)
-    elif isinstance(part, Loose):
-        part.cards = ("4s",)
-    else:
-        part[0].cards = ("4s",)
-
-
-def test_a_writer_keeps_only_the_last_states_parts() -> None:
-    writer = StateWriter()
-    trick = Trick(("3s",), 0)
-    gone = weakref.ref(trick)
-    writer.write(Table((trick,)))
-    writer.write(Table((Trick(("4s",), 1),)))
-    del trick
-    gc.collect()
-    assert gone() is None
-
-
-def test_a_writer_refuses_what_encode_state_refuses() -> None:
-    writer = StateWriter()
-    for bad in (Odds((0.5, math.nan), 1.0), (object(),), Table((), (math.inf,))):
-        with pytest.raises(StateCodecError):
-            writer.write(bad)
-    assert writer.write(Odds((0.5, 1), 2.0)) == encode_state(Odds((0.5, 1), 2.0))

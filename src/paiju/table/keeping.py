@@ -19,10 +19,9 @@ from paiju.table.match import Match
 from paiju.table.phases import CLOSED, FINISHED, PLAYING, Phase
 from paiju.table.records import Record, record_body
 from paiju.table.seats import Seats
-from paiju.table.states import StateCodecError, StateWriter
+from paiju.table.states import StateCodecError, encode_state
 
-#: A snapshot's field written as ``encode_state`` writes it, which refuses a NaN or an
-#: infinity.
+#: A snapshot's field written by ``encode_state``, which refuses a NaN or an infinity.
 _STATE = ("state",)
 
 
@@ -38,7 +37,6 @@ class Keeping:
     settings: TableSettings
     decisions: Decisions
     ledger: Ledger
-    state_writer: StateWriter  # writes the snapshots' states (one table's in turn)
     genesis: str
     _hand_seq: int
     _deal_due: bool
@@ -89,7 +87,7 @@ class Keeping:
         if not every or (self.seq - self._hand_seq) % every:
             return []
         try:
-            state = self.state_writer.write(self.state)
+            state = encode_state(self.state)
         except StateCodecError:
             return []
         snapshot = self.hand_snapshot(  # (one record made, not one and then a copy)

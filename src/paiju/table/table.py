@@ -44,7 +44,6 @@ from paiju.table.output import Output
 from paiju.table.phases import CLOSED, FINISHED, HAND_OVER, PLAYING, WAITING, Phase
 from paiju.table.records import RoomCreated
 from paiju.table.seats import BotFactory, RoomInfo, SeatBot, Seats, SeatSlot
-from paiju.table.states import StateWriter
 from paiju.table.trustees import Trustees
 from paiju.table.viewers import Viewers
 
@@ -115,7 +114,6 @@ class Table(Keeping, Trustees, Output):
         self.viewers = Viewers()
         self.ledger = Ledger()  # the room's hash chain; the host sets it when it restores
         self.genesis = ""  # the hash of the room's entry 0
-        self.state_writer = StateWriter()
         self._next_hand_at: float | None = None
         self._deal_due = False  # a restore found a deal that was due but not yet made
         self._hand_seq = 0  # ``seq`` when the hand on the table was dealt
