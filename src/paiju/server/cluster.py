@@ -102,11 +102,19 @@ class Cluster:
         self.log.info("node_left")
 
     async def _loop(self) -> None:
+        task = asyncio.current_task()
         while True:
             try:
                 await self.step()
             except Exception:
+                if task is not None and task.cancelling():
+                    raise asyncio.CancelledError from None  # (see below)
                 self.log.warning("cluster_step_failed", exc_info=True)
+            if task is not None and task.cancelling():
+                # A stop cancelled the round while a Redis call was in flight, and the client
+                # turned the cancellation into its own error (or swallowed it): without this
+                # the loop went on and the stop waited for it forever.
+                raise asyncio.CancelledError
             await asyncio.sleep(self.ttl / 3)
 
     async def step(self) -> None:
