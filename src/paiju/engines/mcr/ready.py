@@ -202,6 +202,18 @@ def ready_waits(hand: Sequence[Tile]) -> frozenset[Tile]:
     return _ready_waits(tuple(sorted(hand)))
 
 
+def sorted_hand_waits(hand: tuple[Tile, ...]) -> frozenset[Tile]:
+    """``ready_waits`` of a hand already held as a sorted tuple (as a state holds its hands):
+    the memo keeps that tuple as its key rather than a sorted copy of it, which would live
+    beside the state's own for as long as the entry does."""
+    return _ready_waits(hand)
+
+
+#: The waits of a hand that is not ready (most hands): one set for all, not one per hand
+#: (each state and memo entry would keep an empty set of its own, 216 bytes).
+NO_WAITS: frozenset[Tile] = frozenset()
+
+
 @lru_cache(maxsize=8192)
 def _ready_waits(hand: tuple[Tile, ...]) -> frozenset[Tile]:
     # Memoised: a bot weighing its discards and the engine applying the chosen one ask about
@@ -210,13 +222,13 @@ def _ready_waits(hand: tuple[Tile, ...]) -> frozenset[Tile]:
     packs = (13 - len(hand)) // 3
     out = set(regular_waits(c))
     if packs > 1 or not specials_possible(hand):
-        return frozenset(out)
+        return frozenset(out) if out else NO_WAITS
     if _near_special(hand, c, packs):
         candidates: Sequence[Tile] = range(NUM_KINDS)
     elif packs == 0 and len(set(hand)) <= 7:
         candidates = [t for t in range(NUM_KINDS) if c[t] % 2]  # seven pairs (七对)
     else:
-        return frozenset(out)
+        return frozenset(out) if out else NO_WAITS
     for t in candidates:
         if t in out or c[t] >= 4:
             continue
@@ -224,4 +236,4 @@ def _ready_waits(hand: tuple[Tile, ...]) -> frozenset[Tile]:
         if is_complete_counts(c):
             out.add(t)
         c[t] -= 1
-    return frozenset(out)
+    return frozenset(out) if out else NO_WAITS

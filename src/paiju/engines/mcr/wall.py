@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import Event
-from paiju.engines.mcr.ready import ready_waits
+from paiju.engines.mcr.ready import ready_waits, sorted_hand_waits
 from paiju.engines.mcr.schema import DrawEvent, FlowerEvent, NoData, TileEvent
 from paiju.engines.mcr.scoring import evaluate_win
 from paiju.engines.mcr.state import OVER, TURN, McrState, Rules, evolve
@@ -35,10 +35,12 @@ def remove_tiles(hand: tuple[Tile, ...], tile: Tile, n: int) -> tuple[Tile, ...]
 
 
 def set_hand(state: McrState, seat: Seat, hand: tuple[Tile, ...], **changes: Any) -> McrState:
-    """``state`` with ``seat``'s concealed hand replaced (and other ``changes``); the seat's
-    waits are refreshed when it holds 3n+1 tiles."""
+    """``state`` with ``seat``'s concealed hand replaced by ``hand`` (sorted, as every hand
+    of a state; and other ``changes``); the seat's waits are refreshed when it holds 3n+1
+    tiles."""
     if len(hand) % 3 == 1:
-        changes["waits"] = put(state.waits, seat, ready_waits(hand))
+        # (a state's hands are sorted tuples, and so is one with tiles taken out of it)
+        changes["waits"] = put(state.waits, seat, sorted_hand_waits(hand))
     return evolve(state, hands=put(state.hands, seat, hand), **changes)
 
 
@@ -81,6 +83,11 @@ def deal(
     dealer_last = hands[order[0]][-1]
     before = [list(h) for h in hands]
     before[order[0]].remove(dealer_last)
+    held = tuple(tuple(sorted(h)) for h in hands)
+    # Every seat but the dealer holds its 13 tiles: their waits are those of the held hands.
+    waits = tuple(
+        ready_waits(before[s]) if s == order[0] else sorted_hand_waits(held[s]) for s in range(4)
+    )
     state = McrState(
         version=0,
         rules=rules,
@@ -88,11 +95,11 @@ def deal(
         prevalent=prevalent,
         order=order,
         wall=tuple(rest),
-        hands=tuple(tuple(sorted(h)) for h in hands),
+        hands=held,
         melds=((), (), (), ()),
         flowers=tuple(tuple(f) for f in flowers),
         discards=((), (), (), ()),
-        waits=tuple(ready_waits(h) for h in before),
+        waits=waits,
         phase=TURN,
         current=order[0],
         drawn=dealer_last,
