@@ -213,3 +213,36 @@ def _tokens(text: str) -> tuple[str, int | None]:
 
     kind, *rest = text.split()
     return kind, parse_tile(rest[0]) if rest else None
+
+
+def test_an_idle_seat_keeps_no_hand_codes_in_the_shared_cache_nor_a_memo_of_no_waits() -> None:
+    """A seat's hand codes are kept by its own memo alone (not also by the cache all tables
+    share, which would keep thousands of tables' hands); a seat without waits keeps no
+    memo of them (a fresh empty list is cheaper than the memo's test), one with waits
+    keeps its codes."""
+    chooser = random.Random(21)
+    states = [s for seed in range(21, 29) for s in random_hand(seed, chooser, "eligible")]
+    parts = PublicParts()
+    view_module._codes_of.cache_clear()
+    for seat in range(4):
+        assert parts.hand_codes(states[0], seat) == [
+            view_module._CODES[t] for t in states[0].hands[seat]
+        ]
+    assert view_module._codes_of.cache_info().currsize == 0
+    ready = [
+        (s, seat) for s in states if s.phase != OVER for seat in range(4)
+        if len(s.hands[seat]) % 3 == 1 and s.waits[seat]
+    ]
+    assert ready, "the seed no longer makes a ready hand"
+    state, seat = ready[0]
+    codes = parts.winning_tiles(state, seat)
+    assert codes == sorted(view_module._CODES[t] for t in state.waits[seat])
+    assert parts.winning_tiles(state, seat) is codes  # kept
+    idle = [
+        (s, n) for s in states if s.phase != OVER for n in range(4)
+        if len(s.hands[n]) % 3 == 1 and not s.waits[n]
+    ]
+    state, seat = idle[0]
+    parts._waits[seat] = (frozenset({1}), ["W2"])  # (an earlier memo is let go)
+    assert parts.winning_tiles(state, seat) == []
+    assert parts._waits[seat] is None

@@ -163,7 +163,9 @@ class PublicParts:
         kept = self._hand[seat]
         if kept is not None and (kept[0] is hand or kept[0] == hand):
             return kept[1]
-        codes = _codes(hand)
+        # Not through ``_codes_of``: the memo above keeps the list, and a hand's codes in
+        # that cache too would stay there (thousands of tables' hands) long after.
+        codes = [_CODES[t] for t in hand]
         self._hand[seat] = (hand, codes)
         return codes
 
@@ -172,6 +174,11 @@ class PublicParts:
         if len(state.hands[seat]) % 3 != 1:
             return None
         waits = state.waits[seat]
+        if not waits:
+            # Most hands: a new empty list costs less than the memo's test, and keeping
+            # none saves an idle seat two objects.
+            self._waits[seat] = None
+            return []
         kept = self._waits[seat]
         if kept is not None and (kept[0] is waits or kept[0] == waits):
             return kept[1]
