@@ -246,3 +246,30 @@ def test_an_idle_seat_keeps_no_hand_codes_in_the_shared_cache_nor_a_memo_of_no_w
     parts._waits[seat] = (frozenset({1}), ["W2"])  # (an earlier memo is let go)
     assert parts.winning_tiles(state, seat) == []
     assert parts._waits[seat] is None
+
+
+def test_a_legal_action_is_listed_in_its_notation() -> None:
+    """The view's texts of legal actions (read from a table by kind and tile) are
+    ``format_action`` of each: every kind with every playing tile, and the bare kinds."""
+    for kind in ("discard", "angang", "bugang", "chi"):
+        for tile in range(34):
+            action = Action(kind, tile)
+            assert view_module._text(action) == format_action(action)
+            assert parse_action(view_module._text(action)) == action
+    for kind in ("hu", "peng", "gang", "pass"):
+        assert view_module._text(Action(kind)) == kind
+
+
+def test_whether_a_seat_sees_its_own_part_otherwise_is_kept_with_the_part() -> None:
+    """``hides`` (kept with each seat's part) answers as ``_hides`` for every seat of every
+    state, while one engine's parts meet the states of several hands in turn (face-down
+    kongs made, a hand's end revealing them, the next hand's deal)."""
+    chooser = random.Random(8)
+    hands = [list(random_hand(8 + n, chooser, "all")) for n in range(6)]
+    states = [s for h in hands for s in h]
+    assert any(view_module._hides(s, seat) for s in states for seat in range(4))
+    parts = PublicParts()
+    for state in states:
+        kept = parts.of(state)
+        for seat in range(4):
+            assert kept.hides(seat) == view_module._hides(state, seat), (state.version, seat)

@@ -115,6 +115,10 @@ class McrEngine(EngineDefaults[McrState, Action]):
     def legal_actions(self, state: McrState, seat: Seat) -> frozenset[Action]:
         if seat not in self.to_act(state):
             return frozenset()
+        return self._asked(state, seat)
+
+    def _asked(self, state: McrState, seat: Seat) -> frozenset[Action]:
+        """``legal_actions`` of a seat that is to act."""
         if state.phase == TURN:
             # The identity memo described in ``__init__``.
             last = self._last_turn
@@ -156,8 +160,9 @@ class McrEngine(EngineDefaults[McrState, Action]):
         return Step(evolve(new, version=state.version + 1), tuple(events))
 
     def view(self, state: McrState, seat: Seat | None) -> McrView:
-        legal = self.legal_actions(state, seat) if seat is not None else frozenset()
-        return build_view(state, seat, self.to_act(state), legal, self._public)
+        to_act = self.to_act(state)  # (once: the legal actions ask it too)
+        legal = self._asked(state, seat) if seat is not None and seat in to_act else _NONE
+        return build_view(state, seat, to_act, legal, self._public)
 
     def timeout_action(self, state: McrState, seat: Seat) -> Action:
         """Pass in a claim window (the one action of a seat asked without a claim); in one's
@@ -218,6 +223,8 @@ class McrEngine(EngineDefaults[McrState, Action]):
 
 #: Who acts in a seat's turn, per seat: the one set of each, not a new one per question.
 _ALONE = tuple(frozenset({seat}) for seat in range(4))
+#: The legal actions of a seat that is not asked.
+_NONE: frozenset[Action] = frozenset()
 
 
 def _illegal_code(state: McrState, seat: Seat, action: Action) -> str:

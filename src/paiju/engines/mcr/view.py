@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from paiju.core.seats import Seat
-from paiju.engines.mcr.actions import Action, format_action
+from paiju.engines.mcr.actions import ANGANG, BUGANG, CHI, DISCARD, Action, format_action
 from paiju.engines.mcr.schema import (
     ClaimView,
     HiddenMeldView,
@@ -103,8 +103,9 @@ class PublicParts:
         # Per seat: what its public part was built from, and the part. An action changes one
         # or two seats' melds, river or tile count: the others' parts are kept from the last
         # state (equal inputs, equal part), not built again for every state, and a changed
-        # part keeps the lists of the inputs that did not change.
-        self._made: list[tuple[_PartInputs, PlayerView] | None] = [None] * 4
+        # part keeps the lists of the inputs that did not change. With each part: whether
+        # the seat's own view differs from it (``_hides``), worked out with the part.
+        self._made: list[tuple[_PartInputs, PlayerView, bool] | None] = [None] * 4
         # Per seat, for its own view: its hand and the hand's codes; its waits and their
         # codes; its legal actions (a set the state keeps) and their sorted texts. The hand
         # changes once or twice a round, the waits with the hand, the actions once a turn.
@@ -153,9 +154,16 @@ class PublicParts:
         if made is None or over or not isinstance(made[0][3], int):
             part = _player(state, seat, None)
         else:
-            part = _renewed(seat, inputs, *made)
-        self._made[seat] = (inputs, part)
+            part = _renewed(seat, inputs, made[0], made[1])
+        self._made[seat] = (inputs, part, _hides(state, seat))
         return part
+
+    def hides(self, seat: Seat) -> bool:
+        """``_hides`` of ``seat`` in the state of ``of`` (equal inputs of the part, equal
+        answer: its melds and whether the hand is over are among them)."""
+        made = self._made[seat]
+        assert made is not None
+        return made[2]
 
     def hand_codes(self, state: McrState, seat: Seat) -> list[str]:
         """``_codes`` of ``seat``'s hand."""
@@ -193,9 +201,24 @@ class PublicParts:
         kept = self._legal[seat]
         if kept is not None and kept[0] is legal:  # (equal sets: rare, and slow to compare)
             return kept[1]
-        texts = sorted(format_action(a) for a in legal)
+        texts = sorted([_text(a) for a in legal])
         self._legal[seat] = (legal, texts)
         return texts
+
+
+#: ``format_action`` of every action with a playing tile, by kind and tile: read without
+#: hashing the action (a Python ``__hash__``, most of what a memo lookup costs).
+_TILE_TEXTS = {
+    kind: tuple(format_action(Action(kind, t)) for t in range(len(_CODES)))
+    for kind in (DISCARD, ANGANG, BUGANG, CHI)
+}
+
+
+def _text(action: Action) -> str:
+    """``format_action(action)`` of a legal action."""
+    if action.tile is None:
+        return action.kind
+    return _TILE_TEXTS[action.kind][action.tile]
 
 
 def _renewed(
@@ -333,7 +356,7 @@ def build_view(
     view["seat"] = viewer
     view["to_act"] = _visible_to_act(state, viewer, to_act)
     if viewer is not None:
-        if state.melds[viewer] and _hides(state, viewer):
+        if public.hides(viewer):
             view["players"] = [
                 _player(state, s, viewer) if s == viewer else p
                 for s, p in enumerate(public.players)
