@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from paiju.core.errors import IllegalAction, NotYourTurn
+from paiju.engines.mcr import claims
 from paiju.engines.mcr.actions import parse_action
 from paiju.engines.mcr.scoring import payments
 from paiju.engines.mcr.state import (
@@ -20,7 +23,7 @@ from paiju.engines.mcr.state import (
     Rules,
     Win,
 )
-from paiju.engines.mcr.tiles import parse_tile
+from paiju.engines.mcr.tiles import full_set, parse_tile
 from tests.engines.mcr.test_procedures import ENGINE, legal, play, table, tiles
 
 # Two hands that win on B5 with a pure straight (一气通贯, 16): seat 2 single wait, seat 3 pair.
@@ -187,3 +190,31 @@ def test_timeout_in_a_window_is_pass() -> None:
 def test_payments(source: int | None, total: int, expected: tuple[int, ...]) -> None:
     win = Win(1, tiles("B5")[0], source, False, (), total)
     assert payments([win]) == expected
+
+
+def _chow_middles_by_definition(hand: tuple[int, ...], tile: int) -> list[int]:
+    """Every chow (a run of three within one suit) holding ``tile`` whose other two tiles
+    ``hand`` holds, by its middle tile, lowest first."""
+    out = []
+    for low in range(tile - 2, tile + 1):
+        run = (low, low + 1, low + 2)
+        if low < 0 or low // 9 != (low + 2) // 9 or low + 2 >= 27:
+            continue
+        others = [t for t in run if t != tile]
+        if all(t in hand for t in others):
+            out.append(low + 1)
+    return out
+
+
+def test_the_chows_a_discard_completes_are_those_of_the_definition() -> None:
+    """``_chow_middles`` (from a table of each tile's chows) against the definition, for
+    every playing tile and random hands (edges of suits, honors)."""
+    r = random.Random(7)
+    wall = [t for t in full_set() if t < 34]
+    for _ in range(300):
+        r.shuffle(wall)
+        hand = tuple(sorted(wall[:13]))
+        for tile in range(34):
+            assert claims._chow_middles(hand, tile) == _chow_middles_by_definition(hand, tile)
+    assert claims._chow_middles(tuple(range(27)), 27) == []  # (an honor: no chow)
+    assert claims._chow_middles((0, 1, 2, 3, 4), 2) == [1, 2, 3]

@@ -25,8 +25,10 @@ from paiju.engines.mcr.actions import (
     parse_action,
 )
 from paiju.engines.mcr.engine import McrEngine
-from paiju.engines.mcr.state import McrState
+from paiju.engines.mcr.rules import turn_actions
+from paiju.engines.mcr.state import McrState, evolve
 from paiju.engines.mcr.tiles import full_set
+from paiju.engines.mcr.wall import put
 from tests.engines.mcr.test_procedures import accounted
 from tests.scale import examples, runs
 
@@ -231,3 +233,37 @@ def test_the_view_marks_the_last_discard_until_a_claim_takes_it() -> None:
             river = engine.view(state, None)["players"][marked["seat"]]["discards"]
             assert river[-1] == marked["tile"]
     assert seen_window and seen_river and seen_cleared
+
+
+def _angangs_by_count(state: McrState) -> set[Action]:
+    """The concealed kongs of the seat in turn by their definition: four of a kind held,
+    after a draw, with a tile left for the replacement."""
+    hand = state.hands[state.current]
+    if state.drawn is None or not state.wall:
+        return set()
+    return {Action(ANGANG, t) for t in set(hand) if hand.count(t) == 4}
+
+
+def test_the_concealed_kongs_listed_are_every_four_of_a_kind_held() -> None:
+    """``turn_actions`` finds four of a kind in the sorted hand by position; the same kongs
+    as counting each tile, for hands with none, one and two of them and at the ends."""
+    engine = McrEngine()
+    options = engine.normalize_options({})
+    state = engine.initial_state(options, SeededRng("kongs"), MatchInfo(0, (0,) * 4))
+    seat = state.current
+    hands = [
+        (0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+        (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 33, 33, 33, 33),
+        (5, 5, 5, 5, 9, 9, 9, 9, 20, 21, 22, 30, 30, 31),
+        (1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5),
+        (7, 7, 7, 7, 8, 8),
+        (7, 7, 7, 7, 8),
+    ]
+    for hand in hands:
+        for drawn, wall in ((hand[-1], state.wall), (None, state.wall), (hand[-1], ())):
+            s = evolve(state, hands=put(state.hands, seat, hand), drawn=drawn, wall=wall,
+                       turn_win=None)
+            kongs = {a for a in turn_actions(s) if a.kind == ANGANG}
+            assert kongs == _angangs_by_count(s), (hand, drawn, bool(wall))
+    assert any(_angangs_by_count(evolve(state, hands=put(state.hands, seat, h))) for h in hands)
+

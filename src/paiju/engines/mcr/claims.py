@@ -40,22 +40,30 @@ from paiju.engines.mcr.state import (
     Window,
     evolve,
 )
-from paiju.engines.mcr.tiles import Tile, is_suited, tile_code
+from paiju.engines.mcr.tiles import NUM_KINDS, Tile, is_suited, tile_code
 from paiju.engines.mcr.wall import draw, put, remove_tiles, set_hand
 
 
 def _chow_middles(hand: tuple[Tile, ...], tile: Tile) -> list[Tile]:
     """Middle tiles of every distinct chow ``tile`` completes with two tiles of ``hand``."""
+    return [middle for middle, a, b in _CHOWS_OF[tile] if a in hand and b in hand]
+
+
+def _chows_of(tile: Tile) -> tuple[tuple[Tile, Tile, Tile], ...]:
+    """Each chow ``tile`` may complete: its middle tile and the two other tiles it needs."""
     if not is_suited(tile):
-        return []
+        return ()
     out = []
     for middle in (tile - 1, tile, tile + 1):
         if middle // 9 != tile // 9 or not 1 <= middle % 9 <= 7:
             continue
-        others = [t for t in (middle - 1, middle, middle + 1) if t != tile]
-        if all(o in hand for o in others):
-            out.append(middle)
-    return out
+        a, b = [t for t in (middle - 1, middle, middle + 1) if t != tile]
+        out.append((middle, a, b))
+    return tuple(out)
+
+
+#: ``_chows_of`` every tile (a window asks it of the seat after the discarder).
+_CHOWS_OF = tuple(_chows_of(t) for t in range(NUM_KINDS))
 
 
 def claim_options(state: McrState, seat: Seat, source: Seat, tile: Tile) -> set[Action]:

@@ -31,9 +31,10 @@ def turn_actions(state: McrState) -> frozenset[Action]:
     if state.turn_win is not None:
         acts.add(Action(HU))
     if state.drawn is not None and state.wall:
-        for t in set(hand):
-            if hand.count(t) == 4:
-                acts.add(Action(ANGANG, t))
+        # Four of a kind in the sorted hand: a tile equal to the one three places on.
+        for i in range(len(hand) - 3):
+            if hand[i] == hand[i + 3]:
+                acts.add(Action(ANGANG, hand[i]))
         if any(m.kind == PENG_MELD and m.tile == state.drawn for m in state.melds[seat]):
             acts.add(Action(BUGANG, state.drawn))
     return frozenset(acts)
