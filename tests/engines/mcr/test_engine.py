@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from paiju.core.errors import GameOver, IllegalAction, InvalidOptions, MalformedAction
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
+from paiju.engines.mcr import engine as engine_module
 from paiju.engines.mcr.actions import (
     ANGANG,
     BUGANG,
@@ -267,3 +268,23 @@ def test_the_concealed_kongs_listed_are_every_four_of_a_kind_held() -> None:
             assert kongs == _angangs_by_count(s), (hand, drawn, bool(wall))
     assert any(_angangs_by_count(evolve(state, hands=put(state.hands, seat, h))) for h in hands)
 
+
+def test_an_action_numbers_the_state_it_makes_and_leaves_the_given_state_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The version of the state an action makes is set on that new state (nobody holds it
+    yet); the state acted on keeps its own; a rule that gave back the very state it was
+    given would get a numbered copy, never a changed original."""
+    engine = McrEngine()
+    options = engine.normalize_options({})
+    state = engine.initial_state(options, SeededRng("versions"), MatchInfo(0, (0,) * 4))
+    seat = state.current
+    before = state.version
+    action = sorted(engine.legal_actions(state, seat))[0]
+    step = engine.apply(state, seat, action)
+    assert step.state is not state and step.state.version == before + 1
+    assert state.version == before
+    monkeypatch.setattr(engine_module, "apply_turn", lambda s, a, events: s)
+    same = engine.apply(state, seat, action).state
+    assert same is not state and same.version == before + 1 and state.version == before
+    assert evolve(same, version=before) == state

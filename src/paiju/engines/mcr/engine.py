@@ -157,7 +157,7 @@ class McrEngine(EngineDefaults[McrState, Action]):
             new = apply_turn(state, action, events)
         else:
             new = respond(state, seat, action, events)
-        return Step(evolve(new, version=state.version + 1), tuple(events))
+        return Step(_numbered(new, state), tuple(events))
 
     def view(self, state: McrState, seat: Seat | None) -> McrView:
         to_act = self.to_act(state)  # (once: the legal actions ask it too)
@@ -225,6 +225,17 @@ class McrEngine(EngineDefaults[McrState, Action]):
 _ALONE = tuple(frozenset({seat}) for seat in range(4))
 #: The legal actions of a seat that is not asked.
 _NONE: frozenset[Action] = frozenset()
+
+
+def _numbered(new: McrState, state: McrState) -> McrState:
+    """``new`` (the state an action made of ``state``) with the version after ``state``'s.
+
+    ``new`` is built by the action's own ``evolve`` calls and nobody has seen it yet: its
+    version is set in place, not by one more copy of the whole state (a copy per action)."""
+    if new is state:  # (no rule returns the state it was given, but then: a copy)
+        return evolve(new, version=state.version + 1)
+    object.__setattr__(new, "version", state.version + 1)
+    return new
 
 
 def _illegal_code(state: McrState, seat: Seat, action: Action) -> str:
