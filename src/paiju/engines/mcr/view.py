@@ -368,14 +368,13 @@ def build_view(
         view["drawn"] = _CODES[state.drawn] if own_turn and state.drawn is not None else None
     window = state.window
     if window is not None:
-        mine = dict(window.responses).get(viewer) if viewer is not None else None
+        mine = None
+        for seat, answer in window.responses:
+            if seat == viewer:
+                mine = _text(answer)
         view["claim"] = ClaimView(
-            {
-                "tile": tile_code(window.tile),
-                "from": window.source,
-                "kind": state.phase,
-                "answered": format_action(mine) if mine is not None else None,
-            }
+            {"tile": _CODES[window.tile], "from": window.source, "kind": state.phase,
+             "answered": mine}
         )
     if facts.result is not None:
         view["result"] = facts.result
