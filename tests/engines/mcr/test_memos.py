@@ -273,3 +273,17 @@ def test_whether_a_seat_sees_its_own_part_otherwise_is_kept_with_the_part() -> N
         kept = parts.of(state)
         for seat in range(4):
             assert kept.hides(seat) == view_module._hides(state, seat), (state.version, seat)
+
+
+def test_a_seat_no_longer_asked_keeps_no_texts_of_its_last_decision() -> None:
+    """A seat's legal texts are kept while it is asked (the same set: the same list) and
+    let go, with the set, once a view finds it not asked."""
+    engine = McrEngine()
+    states = list(random_hand(4, random.Random(4), "eligible"))
+    asked = [(s, seat) for s in states for seat in fresh_to_act(s)]
+    state, seat = asked[0]
+    first = engine.view(state, seat)["legal"]
+    assert first and engine.view(state, seat)["legal"] is first
+    later = next(s for s in states[states.index(state) + 1 :] if seat not in fresh_to_act(s))
+    assert engine.view(later, seat)["legal"] == []
+    assert engine._public._legal[seat] is None

@@ -197,6 +197,9 @@ class PublicParts:
     def legal_texts(self, seat: Seat, legal: frozenset[Action]) -> list[str]:
         """The sorted notation of ``legal``, the legal actions of ``seat``."""
         if not legal:
+            # Not asked: the texts of its last decision are let go (with its set of
+            # actions, some 900 bytes a seat that a busy table would keep for nothing).
+            self._legal[seat] = None
             return []
         kept = self._legal[seat]
         if kept is not None and kept[0] is legal:  # (equal sets: rare, and slow to compare)
