@@ -287,3 +287,19 @@ def test_a_seat_no_longer_asked_keeps_no_texts_of_its_last_decision() -> None:
     later = next(s for s in states[states.index(state) + 1 :] if seat not in fresh_to_act(s))
     assert engine.view(later, seat)["legal"] == []
     assert engine._public._legal[seat] is None
+
+
+def test_the_parts_of_a_deal_share_one_empty_list_of_each_kind() -> None:
+    """At a deal no seat has melds or a river (and some no flowers): the parts hold one
+    empty list of melds and one of tiles between them, not one per seat and key; a list
+    that is not empty is a seat's own, and the views stay those built with nothing kept."""
+    engine = McrEngine()
+    state = next(random_hand(31, random.Random(31), "eligible"))
+    parts = PublicParts().of(state).players
+    assert len({id(p["melds"]) for p in parts}) == 1 and parts[0]["melds"] == []
+    assert len({id(p["discards"]) for p in parts}) == 1 and parts[0]["discards"] == []
+    empty = [p["flowers"] for p in parts if not p["flowers"]]
+    assert all(f is parts[0]["discards"] for f in empty)
+    assert all(p["flowers"] is not parts[0]["discards"] for p in parts if p["flowers"])
+    for viewer in (None, 0, 1, 2, 3):
+        assert orjson.dumps(engine.view(state, viewer)) == fresh_view(state, viewer)

@@ -112,6 +112,10 @@ class PublicParts:
         self._hand: list[tuple[tuple[Tile, ...], list[str]] | None] = [None] * 4
         self._waits: list[tuple[frozenset[Tile], list[str]] | None] = [None] * 4
         self._legal: list[tuple[frozenset[Action], list[str]] | None] = [None] * 4
+        # The empty lists of the parts (no melds, no flowers, an empty river: every seat
+        # at a deal): one of each for all, not one per seat and key.
+        self._no_melds: list[MeldView | HiddenMeldView] = []
+        self._no_tiles: list[str] = []
 
     def of(self, state: McrState) -> PublicParts:
         if self.state is not state:
@@ -155,6 +159,12 @@ class PublicParts:
             part = _player(state, seat, None)
         else:
             part = _renewed(seat, inputs, made[0], made[1])
+        if not part["melds"]:
+            part["melds"] = self._no_melds
+        if not part["flowers"]:
+            part["flowers"] = self._no_tiles
+        if not part["discards"]:
+            part["discards"] = self._no_tiles
         self._made[seat] = (inputs, part, _hides(state, seat))
         return part
 
