@@ -55,16 +55,18 @@ def test_unchecked_and_checked_encodings_agree(
 
 
 @pytest.mark.parametrize("variant", ["mcr", "shengji", "diu", "dragon"])
-def test_a_state_the_table_encoded_is_sent_as_that_json(
+def test_a_message_the_table_encoded_is_sent_as_that_json(
     variant: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sends = played_sends(variant)
     encoded = [s for s in sends if s.frame is not None]
-    assert {s.message["type"] for s in encoded} == {"state"} and len(encoded) > 10
+    assert {s.message["type"] for s in encoded} == {"state", "event"} and len(encoded) > 10
     monkeypatch.setattr(wire, "CHECKED", False)
     for send in encoded:
         assert wire.frame_of(send.message, send.frame) is send.frame
         assert json.loads(send.frame or b"") == json.loads(wire.encode_bytes(send.message))
+        if send.message["type"] == "event":  # written key for key as the message is
+            assert send.frame == wire.encode_bytes(send.message)
     monkeypatch.setattr(wire, "CHECKED", True)  # the bytes themselves meet the schema
     with pytest.raises(pydantic.ValidationError):
         wire.frame_of(encoded[0].message, b'{"type": "state", "room": 3}')

@@ -54,3 +54,18 @@ def test_table_replay_and_selfplay_agree_on_a_real_match() -> None:
     assert replayed == table.hand_scores and len(replayed) == 3
     scores, _, actions = play_match(engine, options, "agree", [FirstLegalBot()] * 3)
     assert scores == table.hand_scores and actions == len(log)
+
+
+def test_a_commitment_is_the_hand_seeds_whichever_hand_or_seed_asked_before() -> None:
+    from paiju.core.fairness import SEEDED_V0, commitment, hand_seed_for
+
+    engine = RaceEngine()
+    match = Match(engine, engine.normalize_options({"hands": 3}), "seed")
+    for hand in (0, 0, 1, 0, 2, 2):  # asked again, and back to an earlier hand
+        assert match.commitment(hand) == commitment(hand_seed_for("seed", hand))
+    match.seed = "other"
+    assert match.commitment(2) == commitment(hand_seed_for("other", 2))
+    match.revealed[2] = b"\x01" * 32  # a verifier's revealed seed outranks the room seed
+    assert match.commitment(2) == commitment(b"\x01" * 32)
+    old = Match(engine, engine.normalize_options({"hands": 3}), "seed", scheme=SEEDED_V0)
+    assert old.commitment(0) is None

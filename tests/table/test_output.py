@@ -115,3 +115,37 @@ def test_a_seats_client_seed_is_in_its_own_state_only() -> None:
     others = [table.snapshot(seat, 0.0)["deal"] for seat in (0, 2, None)]
     assert [deal["seed"] for deal in others] == [None, None, None]
     assert {deal["commitment"] for deal in others} == {deals[1]["commitment"]}
+
+
+def test_each_viewer_gets_its_own_version_in_an_event_written_once() -> None:
+    import orjson
+
+    from paiju.engines.base import Event
+
+    engine = RaceEngine()
+    options = engine.normalize_options({"seats": 3, "target": 50})
+    room = 'r"\\é'  # a room id JSON must escape
+    table = Table(room, engine, options, "out", TableSettings(timers={}),
+                  lambda seat, level: FirstLegalBot())
+    for seat in range(3):
+        table.handle(None, Join(f"p{seat}"), 0.0)
+    table.handle(0, Ready(), 0.0)  # seat 0 has been shown more states than the others
+    table.handle(1, Connected(False), 0.0)
+    versions = {t: table.shown_version(t) for t in (0, 2, SPECTATORS)}
+    assert len(set(versions.values())) > 1
+    public = Event("added", {"seat": 0, "total": 3, "note": "é\n\""})
+    private = Event("drawn", {"tile": 7}, audience=frozenset({2}))
+    sends = [e for e in table._send_events((public, private)) if isinstance(e, Send)]
+    assert [s.to for s in sends] == [0, 2, SPECTATORS, 2]  # seat 1 is not connected
+    for send in sends:
+        assert send.message == {"type": "event", "room": room, "version": versions[send.to],
+                                "event": {"kind": send.message["event"]["kind"],
+                                          "data": send.message["event"]["data"]}}
+        assert send.frame == orjson.dumps(send.message)
+    assert [s.message["event"]["kind"] for s in sends] == ["added"] * 3 + ["drawn"]
+    table.watched = lambda: False
+    quiet = table._send_events((public,))
+    assert [e.to for e in quiet if isinstance(e, Send)] == [0, 2]
+    table.handle(0, Connected(False), 0.0)
+    table.handle(2, Connected(False), 0.0)
+    assert table._send_events((public, private)) == []

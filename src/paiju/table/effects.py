@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from paiju.core.seats import Seat
 from paiju.table.ledger import Entry
@@ -37,16 +37,23 @@ __all__ = [
 SPECTATORS = -1
 
 
-@dataclass(frozen=True)
-class Send:
+class Send(NamedTuple):
     """Send ``message`` (a protocol message as JSON data) to one seat or to the spectators.
 
-    ``frame`` is the message already encoded (UTF-8 JSON), when the table had to encode it
-    anyway (a state, for its digest): the host sends those bytes rather than encode it again."""
+    ``frame`` is the message already encoded (UTF-8 JSON), when the table encoded it (a state
+    for its digest, an event once for all its viewers): the host sends those bytes rather
+    than encode it again.
+
+    A named tuple, not a frozen dataclass: as immutable, and built in a third of the time (a
+    frozen dataclass sets each field through ``object.__setattr__``; an action sends about a
+    dozen of these). Being a tuple, two are equal when their frames are equal too."""
 
     to: Seat
     message: dict[str, Any]
-    frame: bytes | None = field(default=None, compare=False, repr=False)
+    frame: bytes | None = None
+
+    def __repr__(self) -> str:  # the frame repeats the message
+        return f"Send(to={self.to!r}, message={self.message!r})"
 
 
 @dataclass(frozen=True)

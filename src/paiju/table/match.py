@@ -62,6 +62,10 @@ class Match:
     dealt_seeds: tuple[DealSeed, ...] = ()  # the client seeds of the hand dealt last
     #: Hand seeds known without the room seed (a verifier has only the revealed ones).
     revealed: dict[int, bytes] = field(default_factory=dict)
+    #: The last commitment worked out from the seed: (seed, hand, commitment). Every state
+    #: the table sends shows it, and it is two SHA-256s; one tuple of text per room.
+    _committed: tuple[str, int, str] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.scheme not in (FAIR_V1, SEEDED_V0):
@@ -91,7 +95,15 @@ class Match:
 
     def commitment(self, hand: int) -> str | None:
         """The public commitment to hand ``hand``'s seed (``None`` for ``seeded-v0``)."""
-        return commitment(self.hand_seed(hand)) if self.fair else None
+        if not self.fair:
+            return None
+        known = self.revealed.get(hand)
+        if known is not None:
+            return commitment(known)
+        memo = self._committed
+        if memo is None or memo[1] != hand or memo[0] != self.seed:
+            memo = self._committed = (self.seed, hand, commitment(hand_seed_for(self.seed, hand)))
+        return memo[2]
 
     def deal_seeds(self) -> tuple[DealSeed, ...]:
         """The client seeds hand ``hand`` would be dealt with now: each seat's own, or one

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 from paiju.core.seats import Seat
 from paiju.engines.base import Engine, Event
-from paiju.table.decisions import Decisions
+from paiju.table.decisions import Decisions, Waiting
 from paiju.table.effects import SPECTATORS, Effect, Send
 from paiju.table.match import Match
 from paiju.table.phases import FINISHED, PLAYING, Phase
@@ -43,41 +45,54 @@ class Output:
 
     def snapshot(self, seat: Seat | None, now: float) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: a spectator): only what it may see."""
-        return self._snapshot(seat, now, self._common())
+        waiting = self._waiting_of(seat)
+        message = self._content(seat, waiting, self._common())
+        message["version"] = self.shown_version(SPECTATORS if seat is None else seat)
+        message["deadline_ms"] = _deadline_ms(waiting, now)
+        message["decision_version"] = waiting.shown_from if waiting is not None else None
+        return message
 
     def _common(self) -> dict[str, Any]:
-        """What every viewer's state holds alike, worked out once per broadcast."""
+        """What every viewer's state holds alike, worked out once per broadcast (the lists
+        and the deal without a seed are then shared by the viewers' messages: nothing
+        changes a message once built)."""
+        public = self._public_waiting()
+        deal = self._deal_common()
         return {
             "totals": list(self.match.totals),
             "seats": self.seats.public(),
-            "public_waiting": self._public_waiting(),
-            "deal": self._deal_common(),
+            "public_waiting": public,
+            "to_act": sorted(public),
+            "deal": deal,
+            "unseeded": {**deal, "seed": None},
         }
 
-    def _snapshot(self, seat: Seat | None, now: float, common: dict[str, Any]) -> dict[str, Any]:
-        waiting = self.decisions.waiting.get(seat) if seat is not None else None
-        deadline_ms = None
-        if waiting is not None and waiting.deadline is not None:
-            deadline_ms = max(0, round((waiting.deadline - now) * 1000))
-        shown = common["public_waiting"] | ({seat} if waiting is not None else set())
+    def _waiting_of(self, seat: Seat | None) -> Waiting | None:
+        """The decision ``seat`` is asked for (``None``: none, or a spectator)."""
+        return self.decisions.waiting.get(seat) if seat is not None else None
+
+    def _content(self, seat: Seat | None, waiting: Waiting | None,
+                 common: dict[str, Any]) -> dict[str, Any]:
+        """The ``state`` for ``seat`` without its counters (``COUNTERS``, which
+        ``Viewers.show`` or ``snapshot`` add): what the viewer's digest is of."""
+        to_act = common["to_act"]
+        if waiting is not None and seat not in common["public_waiting"]:
+            to_act = sorted(common["public_waiting"] | {seat})  # a seat knows it is asked
         return {
             "type": "state",
             "room": self.room_id,
             "variant": self.engine.name,
-            "version": self.shown_version(SPECTATORS if seat is None else seat),
             "phase": self.phase,
             "hand": self.match.hand,
             "totals": common["totals"],
             "seats": common["seats"],
             "you": seat,
-            "to_act": sorted(shown),
-            "decision_version": waiting.shown_from if waiting is not None else None,
-            "deadline_ms": deadline_ms,
+            "to_act": to_act,
             "view": self.engine.view(self.state, seat) if self.state is not None else None,
             "preset": self.preset,
             "private": self.private,
             "rematch": self.rematch,
-            "deal": self._deal_for(seat, common["deal"]),
+            "deal": self._deal_for(seat, common),
         }
 
     def _deal_common(self) -> dict[str, Any]:
@@ -97,12 +112,13 @@ class Output:
         }
 
     def _deal_for(self, seat: Seat | None, common: dict[str, Any]) -> dict[str, Any]:
-        """The deal facts ``seat`` is shown: ``common`` and the seat's own client seed for
-        the hand whose seeds are taken."""
+        """The deal facts ``seat`` is shown: the room's (``common["deal"]``) and the seat's
+        own client seed for the hand whose seeds are taken; without one, the deal every
+        such viewer shares (``common["unseeded"]``)."""
         own = None
-        if seat is not None and common["seed_hand"] is not None:
+        if seat is not None and common["deal"]["seed_hand"] is not None:
             own = self.match.client_seeds.get(seat)
-        return {**common, "seed": own}
+        return common["unseeded"] if own is None else {**common["deal"], "seed": own}
 
     def _public_waiting(self) -> set[Seat]:
         """The waiting seats every viewer may know about.
@@ -126,13 +142,13 @@ class Output:
         common = self._common()
         sends: list[Effect] = []
         for seat in self._listening():
-            send = self.viewers.show(
-                seat, self._snapshot(seat, now, common), self.decisions.waiting.get(seat)
-            )
+            waiting = self._waiting_of(seat)
+            send = self.viewers.show(seat, self._content(seat, waiting, common), waiting,
+                                     _deadline_ms(waiting, now))
             if send is not None:
                 sends.append(send)
         if self.watched():
-            send = self.viewers.show(SPECTATORS, self._snapshot(None, now, common), None)
+            send = self.viewers.show(SPECTATORS, self._content(None, None, common), None)
             if send is not None:
                 sends.append(send)
         return sends
@@ -143,18 +159,39 @@ class Output:
         return [s for s in self.seats.humans() if slots[s].connected]
 
     def _send_events(self, events: tuple[Event, ...]) -> list[Effect]:
+        """An ``event`` message to every viewer that may see each event, in the order of the
+        events (for each: the seats, then the spectators).
+
+        Each event's JSON is written once and put in every viewer's frame between that
+        viewer's own version and the end (``_event_frame``): only the version differs."""
         sends: list[Effect] = []
+        targets: list[Seat | None] = [*self._listening()]
+        if self.watched():
+            targets.append(None)
+        if not events or not targets:
+            return sends
+        versions = {seat: self.shown_version(SPECTATORS if seat is None else seat)
+                    for seat in targets}
+        head = b'{"type":"event","room":%b,"version":' % orjson.dumps(self.room_id)
         for event in events:
             message = {"kind": event.kind, "data": dict(event.data)}
-            for seat in self._listening():
+            body = orjson.dumps(message)
+            for seat in targets:
                 if event.visible_to(seat):
-                    sends.append(Send(seat, self._event_message(seat, message)))
-            if event.visible_to(None) and self.watched():
-                sends.append(Send(SPECTATORS, self._event_message(SPECTATORS, message)))
+                    target = SPECTATORS if seat is None else seat
+                    version = versions[seat]
+                    sends.append(Send(target, self._event_message(version, message),
+                                      b"%b%d,\"event\":%b}" % (head, version, body)))
         return sends
 
-    def _event_message(self, target: Seat, event: dict[str, Any]) -> dict[str, Any]:
-        """An event carries the version of the last state its viewer was sent."""
-        version = self.shown_version(target)
+    def _event_message(self, version: int, event: dict[str, Any]) -> dict[str, Any]:
+        """An event carries the version of the last state its viewer was sent. Its frame
+        (written in ``_send_events``) is this message as orjson writes it, key for key."""
         return {"type": "event", "room": self.room_id, "version": version, "event": event}
 
+
+def _deadline_ms(waiting: Waiting | None, now: float) -> int | None:
+    """The milliseconds left of ``waiting``'s countdown at ``now`` (``None``: no countdown)."""
+    if waiting is None or waiting.deadline is None:
+        return None
+    return max(0, round((waiting.deadline - now) * 1000))
