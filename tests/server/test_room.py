@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncio
+
 import pytest
 
 from paiju.engines.registry import get_engine, make_bot
 from paiju.persistence.memory import MemoryStore
+from paiju.server.errors import RoomClosed
 from paiju.server.room import Room
 from paiju.table.commands import Join
 from paiju.table.effects import Effect, Persist, Send
@@ -95,3 +98,43 @@ async def test_a_local_store_is_written_before_the_sends_without_leaving_the_tas
         step.send(None)
     assert len(store.entries("r")) == records
     assert member.frames and all(stored == records for _, stored in member.frames)
+
+
+async def test_a_call_queues_its_job_at_once_and_its_future_gives_the_result() -> None:
+    room = Room(Clockwork(None), MemoryStore())  # type: ignore[arg-type]
+    room.start()
+    ran: list[float] = []
+
+    def job(table: Any, now: float) -> tuple[str, list[Effect]]:
+        ran.append(now)
+        return "done", []
+
+    answer = room.call(job)
+    assert isinstance(answer, asyncio.Future)  # queued already, not a coroutine to start
+    assert await answer == "done"
+    assert len(ran) == 1
+    await room.stop()
+
+
+async def test_a_job_s_refusal_is_raised_by_awaiting_its_call() -> None:
+    room = Room(Clockwork(None), MemoryStore())  # type: ignore[arg-type]
+    room.start()
+
+    def job(table: Any, now: float) -> tuple[None, list[Effect]]:
+        raise RoomClosed("no")
+
+    answer = room.call(job)
+    with pytest.raises(RoomClosed, match="no"):
+        await answer
+    assert await room.call(lambda table, now: (1, [])) == 1  # the room goes on
+    await room.stop()
+
+
+async def test_a_call_to_a_stopped_room_is_refused_at_once() -> None:
+    room = Room(Clockwork(None), MemoryStore())  # type: ignore[arg-type]
+    room.start()
+    await room.stop()
+    with pytest.raises(RoomClosed):
+        room.call(lambda table, now: (None, []))
+    with pytest.raises(RoomClosed):
+        room.call_async(lambda table, now: asyncio.sleep(0, (None, [])))

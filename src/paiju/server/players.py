@@ -6,6 +6,7 @@ table's commands; this module only reads the table through ``Table.info`` and ``
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 import structlog
@@ -234,7 +235,10 @@ class Players:
             with contextlib.suppress(GameError):
                 await self.rooms.close(room.room_id, "every player left")
 
-    async def seated(self, session: Session, message: p.ClientMessage) -> None:
+    def seated(self, session: Session, message: p.ClientMessage) -> asyncio.Future[None]:
+        """Queue a seated player's message for its room: the future of the room's answer (a
+        function, not a coroutine: one less made and resumed per frame; see ``Room.call``).
+        Raises ``NotSeated`` or ``Draining`` at once."""
         room, seat = session.room, session.seat
         if room is None or seat is None:
             raise NotSeated("join or resume a seat first")
@@ -253,7 +257,7 @@ class Players:
             return None, table.handle(seat, command, now)
 
         arrived = session.arrived_at if isinstance(command, c.Act) else None
-        await room.call(job, arrived)
+        return room.call(job, arrived)
 
     async def disconnected(self, session: Session) -> None:
         """The connection is gone: stop sending to it; its seat shows as disconnected."""

@@ -153,26 +153,32 @@ class Room:
         """Start the room's task."""
         self._task = asyncio.get_running_loop().create_task(self._run(), name=self.room_id)
 
-    async def call(self, job: RoomJob[T], arrived: float | None = None) -> T:
-        """Run ``job(table, now)`` inside the room's task; its ``GameError`` is re-raised here.
-        ``arrived`` (loop time) is when the player's message that asked for it was read: the
-        time until the states it causes are written is measured.
+    def call(self, job: RoomJob[T], arrived: float | None = None) -> asyncio.Future[T]:
+        """Run ``job(table, now)`` inside the room's task: the future of its result (its
+        ``GameError`` is raised by awaiting it). ``arrived`` (loop time) is when the player's
+        message that asked for it was read: the time until the states it causes are written
+        is measured.
+
+        The job is queued at once, and the future itself is awaited, not a coroutine around
+        it: every frame a player sends goes through here, and each coroutine in the chain
+        from the reader to the room was made, started and resumed once per frame.
 
         Raises ``RoomClosed`` once the room is stopping or stopped: nothing would ever run the
         job, and a caller awaiting it would hang (and hold up a graceful shutdown).
         """
-        return await self._queue(job, arrived)
+        return self._queue(job, arrived)
 
-    async def call_async(self, job: AsyncRoomJob[T]) -> T:
+    def call_async(self, job: AsyncRoomJob[T]) -> asyncio.Future[T]:
         """``call`` for a job that awaits the store: ``await job(table, now)``."""
-        return await self._queue(job, None)
+        return self._queue(job, None)
 
-    async def _queue(self, job: RoomJob[T] | AsyncRoomJob[T], arrived: float | None) -> T:
+    def _queue(self, job: RoomJob[T] | AsyncRoomJob[T], arrived: float | None
+               ) -> asyncio.Future[T]:
         if self.closed or self._task is None or self._task.done():
             raise RoomClosed("the room is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._inbox.put((job, future, arrived))
-        return await future
+        return future
 
     async def stop(self) -> None:
         """Finish what is queued, then end the task; later calls get ``RoomClosed``."""

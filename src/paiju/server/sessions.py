@@ -93,6 +93,13 @@ class Outbox:
     def take(self) -> list[bytes] | None:
         """Every frame queued up to the next marker (markers reached first are called), or
         ``None`` when nothing is queued: what the writer sends in one write."""
+        frames = self.frames
+        if len(frames) == self.count:  # no marker among them: the whole list, as it is
+            if not frames:
+                return None
+            self.frames = []
+            self.count = self.bytes = 0
+            return frames  # type: ignore[return-value]
         while self.frames:
             while self.frames and not isinstance(marker := self.frames[0], bytes):
                 del self.frames[0]
