@@ -90,6 +90,24 @@ def test_a_marker_last_is_called_at_the_take_after_the_frames_before_it() -> Non
     assert (box.count, box.bytes, box.frames) == (0, 0, [])
 
 
+def test_markers_between_and_after_frames_are_each_called_after_the_frames_before_them() -> None:
+    box = Outbox(max_frames=10, max_bytes=10_000)
+    called: list[str] = []
+    box.put(b"a")
+    box.mark(lambda: called.append("m1"))
+    box.put(b"bb")
+    box.mark(lambda: called.append("m2"))
+    assert box.take() == [b"a"]
+    assert called == []
+    assert (box.count, box.bytes) == (1, 2)
+    assert box.take() == [b"bb"]
+    assert called == ["m1"]
+    box.put(b"c")  # queued after m2: m2 is called before it is written
+    assert box.take() == [b"c"]
+    assert called == ["m1", "m2"]
+    assert (box.count, box.bytes, box.frames) == (0, 0, [])
+
+
 def test_an_outbox_wakes_its_writer_when_something_is_queued_or_it_ends() -> None:
     box = Outbox(max_frames=10, max_bytes=10_000)
     woken: list[str] = []
