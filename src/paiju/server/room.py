@@ -239,14 +239,24 @@ class Room:
                     return
                 job, future, arrived = item
                 await self._run_job(job, future, self.now(), arrived, loop)
-            if self.closed or await self._housekeeping(self.now()):
+            now = self.now()
+            if self.closed or (not self._quiet(now) and await self._housekeeping(now)):
                 return  # (closed: stopped, as it could not be rebuilt after a failed write)
+
+    def _quiet(self, now: float) -> bool:
+        """Whether nothing is due at ``now`` but the spectators' held messages, which are
+        released here: most wakes (after a player's action) need no housekeeping coroutine,
+        one made and run per action for nothing."""
+        if self._tick_wanted(now) or self._due_for_unload(now) or self._due_for_closing(now):
+            return False  # (``_housekeeping`` asks again: the answers are the same at ``now``)
+        self.audience.release(now)
+        return True
 
     async def _housekeeping(self, now: float) -> bool:
         """What is due after a job or a wake: the table's own moves, the spectators' held
         messages, unloading a finished room or closing an abandoned one. ``True`` when the
         room has ended."""
-        if not self.paused and not self._holding_hand() and self._tick_due(now):
+        if self._tick_wanted(now):
             await self._tick(now)
         if self.closed:
             return True
@@ -258,6 +268,11 @@ class Room:
             await self._close_abandoned(now)
             return True
         return False
+
+    def _tick_wanted(self, now: float) -> bool:
+        """Whether the table is ticked at ``now``: not while paused, nor while the server
+        drains and holds the next hand, and only once its next deadline has come."""
+        return not self.paused and not self._holding_hand() and self._tick_due(now)
 
     def _tick_due(self, now: float) -> bool:
         """Whether the table has something to do at ``now``: its next deadline (the earliest
