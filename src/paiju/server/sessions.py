@@ -77,7 +77,8 @@ class Outbox:
         self.frames.append(frame)
         self.count += 1
         self.bytes += len(frame)
-        self._ready()
+        if self.waker is not None:  # (not ``_ready``: a call less per frame queued)
+            self.waker()
         return True
 
     def mark(self, marker: Marker) -> None:
