@@ -63,6 +63,51 @@ def test_the_writer_takes_every_frame_up_to_a_marker() -> None:
     assert box.take() is None
 
 
+def test_with_no_marker_the_writer_takes_the_whole_box_and_it_starts_over_empty() -> None:
+    box = Outbox(max_frames=3, max_bytes=10_000)
+    for frame in (b"a", b"bb", b"ccc"):
+        assert box.put(frame)
+    assert not box.put(b"d")  # full
+    taken = box.take()
+    assert taken == [b"a", b"bb", b"ccc"]
+    assert (box.count, box.bytes, box.frames) == (0, 0, [])
+    assert box.take() is None
+    for frame in (b"d", b"e", b"f"):  # the whole room again, in a list of its own
+        assert box.put(frame)
+    assert taken == [b"a", b"bb", b"ccc"]
+    assert box.take() == [b"d", b"e", b"f"]
+
+
+def test_a_marker_last_is_called_at_the_take_after_the_frames_before_it() -> None:
+    box = Outbox(max_frames=10, max_bytes=10_000)
+    called: list[str] = []
+    box.put(b"a")
+    box.mark(lambda: called.append("m"))
+    assert box.take() == [b"a"]
+    assert called == []  # a is not written yet
+    assert box.take() is None
+    assert called == ["m"]
+    assert (box.count, box.bytes, box.frames) == (0, 0, [])
+
+
+def test_markers_between_and_after_frames_are_each_called_after_the_frames_before_them() -> None:
+    box = Outbox(max_frames=10, max_bytes=10_000)
+    called: list[str] = []
+    box.put(b"a")
+    box.mark(lambda: called.append("m1"))
+    box.put(b"bb")
+    box.mark(lambda: called.append("m2"))
+    assert box.take() == [b"a"]
+    assert called == []
+    assert (box.count, box.bytes) == (1, 2)
+    assert box.take() == [b"bb"]
+    assert called == ["m1"]
+    box.put(b"c")  # queued after m2: m2 is called before it is written
+    assert box.take() == [b"c"]
+    assert called == ["m1", "m2"]
+    assert (box.count, box.bytes, box.frames) == (0, 0, [])
+
+
 def test_an_outbox_wakes_its_writer_when_something_is_queued_or_it_ends() -> None:
     box = Outbox(max_frames=10, max_bytes=10_000)
     woken: list[str] = []

@@ -5,9 +5,11 @@ messages go through compressed either way."""
 from __future__ import annotations
 
 import json
+import random
 import zlib
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import connect
@@ -15,8 +17,8 @@ from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFact
 from websockets.frames import Frame
 
 from paiju.server.compression import (
+    DEFLATER_LEVEL,
     FLUSH_TAIL,
-    LEVEL,
     MEMORY_LEVEL,
     SMALL,
     Deflater,
@@ -113,20 +115,60 @@ def test_a_shared_deflater_compresses_each_message_as_if_alone(
 ) -> None:
     """Whatever came before, a message deflates to the bytes a compressor of its own gives
     (so one seat's compressed sizes say nothing of another's states), and the standard
-    library's zlib, as a client's, reads it back."""
-    shared = Deflater(window, LEVEL, MEMORY_LEVEL)
+    library's zlib, as a client's, reads it back; one that would not shrink is left as it is
+    (``None``)."""
+    shared = Deflater(window)
     for data in messages:
         out = shared.message(data)
-        alone = deflating.compressobj(LEVEL, deflating.DEFLATED, -window, MEMORY_LEVEL)
+        alone = deflating.compressobj(DEFLATER_LEVEL, deflating.DEFLATED, -window,
+                                      MEMORY_LEVEL)
         fresh = alone.compress(data) + alone.flush(zlib.Z_SYNC_FLUSH)
-        assert fresh.endswith(FLUSH_TAIL) and out == fresh[: -len(FLUSH_TAIL)]
+        assert fresh.endswith(FLUSH_TAIL)
+        if out is None:
+            assert len(fresh) - len(FLUSH_TAIL) >= len(data)
+            continue
+        assert out == fresh[: -len(FLUSH_TAIL)] and len(out) < len(data)
         reader = zlib.decompressobj(-window)
         assert reader.decompress(out + FLUSH_TAIL) == data
 
 
-def test_the_server_deflates_with_zlib_ng() -> None:
-    """The dependency is installed (pyproject): the fallback to zlib is for bare copies."""
-    assert deflating.__name__.endswith("zlib_ng")
+def window_reader(data: bytes, window: int) -> bytes:
+    """``data`` inflated a byte at a time, as a client that keeps only ``window`` bits of
+    history does (a distance further back fails: "invalid distance too far back")."""
+    reader = zlib.decompressobj(-window)
+    out = bytearray()
+    while data:
+        out += reader.decompress(data, 1)
+        data = reader.unconsumed_tail
+    return bytes(out)
+
+
+@pytest.mark.parametrize("window", [9, 12, 15])
+def test_a_deflated_message_reaches_back_no_further_than_the_window(window: int) -> None:
+    """A repeat further back than the agreed window is not referred to: a client holding
+    only that window reads the message (the window is the client's to choose)."""
+    def words(count: int, seed: int) -> bytes:  # JSON-ish: short repeats, no long one
+        chosen = random.Random(seed).choices(["tile", "seat", "discard", "draw", "pung",
+                                              "chow", "kong", "wind", "dragon"], k=count)
+        return ",".join(f'"{word}":{n % 97}' for n, word in enumerate(chosen)).encode()
+
+    part = words(80, window)
+    message = part + words(1000, 0)[: 1 << window] + part
+    out = Deflater(window).message(message)
+    assert out is not None
+    assert window_reader(out + FLUSH_TAIL, window) == message
+    if window < 15:  # the check can fail: a compressor with a wider window does reach back
+        wider = Deflater(15).message(message)
+        assert wider is not None and len(wider) < len(out)
+        with pytest.raises(zlib.error, match="too far back"):
+            window_reader(wider + FLUSH_TAIL, window)
+
+
+def test_the_server_deflates_with_isal() -> None:
+    """The dependency is installed (pyproject): the fallbacks (zlib-ng, then zlib) are for
+    bare copies."""
+    assert deflating.__name__.endswith("isal_zlib")
+    assert DEFLATER_LEVEL == 0
 
 
 async def test_a_client_that_asks_for_a_smaller_window_gets_messages_it_can_read() -> None:

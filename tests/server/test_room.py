@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import orjson
 import pytest
 
 from paiju.engines.registry import get_engine, make_bot
 from paiju.persistence.memory import MemoryStore
+from paiju.server.errors import RoomClosed
+from paiju.server.feed import SpectatorFeed
 from paiju.server.room import Room
 from paiju.table.commands import Join
 from paiju.table.effects import Effect, Persist, Send
-from paiju.table.table import PLAYING, Table, TableSettings
+from paiju.table.table import FINISHED, PLAYING, Table, TableSettings
 from tests.persistence.writer import created
 
 
@@ -95,3 +99,87 @@ async def test_a_local_store_is_written_before_the_sends_without_leaving_the_tas
         step.send(None)
     assert len(store.entries("r")) == records
     assert member.frames and all(stored == records for _, stored in member.frames)
+
+
+async def test_a_call_queues_its_job_at_once_and_its_future_gives_the_result() -> None:
+    room = Room(Clockwork(None), MemoryStore())  # type: ignore[arg-type]
+    room.start()
+    ran: list[float] = []
+
+    def job(table: Any, now: float) -> tuple[str, list[Effect]]:
+        ran.append(now)
+        return "done", []
+
+    answer = room.call(job)
+    assert isinstance(answer, asyncio.Future)  # queued already, not a coroutine to start
+    assert await answer == "done"
+    assert len(ran) == 1
+    await room.stop()
+
+
+async def test_a_job_s_refusal_is_raised_by_awaiting_its_call() -> None:
+    room = Room(Clockwork(None), MemoryStore())  # type: ignore[arg-type]
+    room.start()
+
+    def job(table: Any, now: float) -> tuple[None, list[Effect]]:
+        raise RoomClosed("no")
+
+    answer = room.call(job)
+    with pytest.raises(RoomClosed, match="no"):
+        await answer
+    assert await room.call(lambda table, now: (1, [])) == 1  # the room goes on
+    await room.stop()
+
+
+async def test_a_call_to_a_stopped_room_is_refused_at_once() -> None:
+    room = Room(Clockwork(None), MemoryStore())  # type: ignore[arg-type]
+    room.start()
+    await room.stop()
+    with pytest.raises(RoomClosed):
+        room.call(lambda table, now: (None, []))
+    with pytest.raises(RoomClosed):
+        room.call_async(lambda table, now: asyncio.sleep(0, (None, [])))
+
+
+class Keeping:
+    """A spectator that keeps the frames it was sent."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def send_frame(self, frame: bytes) -> None:
+        self.frames.append(frame)
+
+    def left_room(self, room_id: str) -> None:
+        pass
+
+    def when_written(self, done: Any) -> None:
+        done()
+
+
+def test_a_wake_with_nothing_due_only_releases_the_spectators_held_messages() -> None:
+    room = Room(Clockwork(50.0), MemoryStore(), feed=SpectatorFeed(delay=10.0))  # type: ignore[arg-type]
+    spectator = Keeping()
+    room.spectators.add(spectator)  # type: ignore[arg-type]
+    notice = {"type": "notice", "room": "r", "kind": "operator", "text": "t"}
+    room.feed.push(notice, 0.0)
+    assert room._quiet(5.0)  # nothing due, nothing released yet
+    assert spectator.frames == []
+    assert room._quiet(10.0)
+    assert [orjson.loads(frame) for frame in spectator.frames] == [notice]
+    assert not room._quiet(50.0)  # the table's deadline: housekeeping ticks it
+
+
+def test_a_wake_when_the_room_is_due_to_unload_is_not_quiet() -> None:
+    table = Clockwork(None)
+    room = Room(table, MemoryStore(), finished_grace=5.0)  # type: ignore[arg-type]
+    table.phase = FINISHED  # type: ignore[assignment]
+    assert room._quiet(0.0)  # the grace period starts
+    assert room._quiet(4.9)
+    assert not room._quiet(5.0)  # over: housekeeping unloads it
+
+
+async def test_a_paused_room_s_wake_is_quiet_even_with_a_deadline_due() -> None:
+    room = Room(Clockwork(0.0), MemoryStore())  # type: ignore[arg-type]
+    room.paused_since = 0.0
+    assert room._quiet(10.0)

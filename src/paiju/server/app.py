@@ -425,30 +425,35 @@ class PaijuServer:
                 reason=session.close_reason or None,
             )
 
-    async def _dispatch(self, session: Session, message: p.ClientMessage) -> None:
+    def _dispatch(self, session: Session, message: p.ClientMessage) -> Awaitable[None]:
+        """What to await for ``message`` (a function, not a coroutine: a seated player's
+        message awaits its room's future with no coroutine made for it on the way)."""
         if isinstance(message, p.Hello):
-            if message.protocol_version != p.PROTOCOL_VERSION:
-                raise UnsupportedVersion(
-                    f"protocol version {message.protocol_version} is not supported; "
-                    f"this server speaks {p.PROTOCOL_VERSION}",
-                    details={"supported": [p.PROTOCOL_VERSION]},
-                )
-            session.greeted = True
-            session.program = message.bot
-            session.send(
-                p.Welcome(
-                    type="welcome",
-                    protocol_version=p.PROTOCOL_VERSION,
-                    server=f"paiju {__version__}",
-                    variants=list(variants()),
-                    player_rooms=self.config.player_rooms,
-                    history_key=self.histories.key.public_hex,
-                )
-            )
-            return
+            return self._hello(session, message)
         if not session.greeted:
             raise HelloRequired("send hello with protocol_version first")
-        await self.players.dispatch(session, message)
+        return self.players.dispatch(session, message)
+
+    async def _hello(self, session: Session, message: p.Hello) -> None:
+        """Answer ``hello``: the session is greeted, or refused an unknown version."""
+        if message.protocol_version != p.PROTOCOL_VERSION:
+            raise UnsupportedVersion(
+                f"protocol version {message.protocol_version} is not supported; "
+                f"this server speaks {p.PROTOCOL_VERSION}",
+                details={"supported": [p.PROTOCOL_VERSION]},
+            )
+        session.greeted = True
+        session.program = message.bot
+        session.send(
+            p.Welcome(
+                type="welcome",
+                protocol_version=p.PROTOCOL_VERSION,
+                server=f"paiju {__version__}",
+                variants=list(variants()),
+                player_rooms=self.config.player_rooms,
+                history_key=self.histories.key.public_hex,
+            )
+        )
 
 
 def forget_handshake(connection: ServerConnection) -> None:

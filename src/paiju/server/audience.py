@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from paiju.server import protocol as p
 from paiju.server.feed import SpectatorFeed
 from paiju.server.metrics import Metrics
-from paiju.server.wire import frame_of
+from paiju.server.wire import CHECKED, frame_of
 from paiju.table.effects import SPECTATORS, Send
 
 
@@ -90,7 +90,8 @@ class Audience:
         """Encode ``message`` once (unless ``frame`` is its encoding already) and queue it
         for every one of ``targets``."""
         if targets:
-            frame = frame_of(message, frame)
+            if frame is None or CHECKED:
+                frame = frame_of(message, frame)
             for member in targets:
                 member.send_frame(frame)
             kind = message["type"] if isinstance(message, dict) else message.type

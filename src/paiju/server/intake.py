@@ -70,16 +70,17 @@ def header(first: int, length: int) -> bytes:
 
 def text_frames(frames: Sequence[bytes], deflater: Deflater | None) -> bytes:
     """``frames`` as text frames, one after the other, as the library would frame them with
-    ``SmallAsIs`` compressing with ``deflater`` (a message shorter than ``SMALL`` as it is,
-    any other deflated alone, RSV1 set), or with no extension (``deflater`` ``None``)."""
+    ``SmallAsIs`` compressing with ``deflater`` (a message shorter than ``SMALL``, or one
+    that would not shrink, as it is; any other deflated alone, RSV1 set), or with no
+    extension (``deflater`` ``None``)."""
     parts: list[bytes] = []
     for frame in frames:
         length = len(frame)
-        if deflater is None or length < SMALL:
+        payload = None if deflater is None or length < SMALL else deflater.message(frame)
+        if payload is None:
             parts.append(SHORT_TEXT[length] if length < 126 else header(TEXT, length))
             parts.append(frame)
         else:
-            payload = deflater.message(frame)
             length = len(payload)
             parts.append(SHORT_DEFLATED[length] if length < 126 else header(DEFLATED_TEXT, length))
             parts.append(payload)

@@ -6,7 +6,9 @@ table's commands; this module only reads the table through ``Table.info`` and ``
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+from collections.abc import Awaitable
 
 import structlog
 
@@ -44,6 +46,10 @@ def session_log(session: Session) -> structlog.typing.FilteringBoundLogger:
     return bound
 
 
+#: The messages of a greeted session that are not a seated player's (``Players.seated``).
+NOT_SEATED = (p.Ping, p.LobbyRequest, p.CreateRoom, p.Rematch, p.JoinRoom, p.Resume, p.LeaveRoom)
+
+
 class Players:
     """The player side of the protocol, after ``hello``."""
 
@@ -52,8 +58,15 @@ class Players:
         self.rooms = rooms
         self.store = store
 
-    async def dispatch(self, session: Session, message: p.ClientMessage) -> None:
-        """Carry out one message of a greeted session; ``GameError`` for a refusal."""
+    def dispatch(self, session: Session, message: p.ClientMessage) -> Awaitable[None]:
+        """Carry out one message of a greeted session: what to await for it (``GameError``
+        for a refusal, raised by the call or by the await). A seated player's message (most
+        of them: acts) awaits its room's future itself, with no coroutine of this layer."""
+        if not isinstance(message, NOT_SEATED):
+            return self.seated(session, message)
+        return self._unseated(session, message)
+
+    async def _unseated(self, session: Session, message: p.ClientMessage) -> None:
         if isinstance(message, p.Ping):
             session.send(p.Pong(type="pong", nonce=message.nonce))
         elif isinstance(message, p.LobbyRequest):
@@ -76,8 +89,6 @@ class Players:
                                         url=moved.url))
         elif isinstance(message, p.LeaveRoom):
             await self.leave(session)
-        else:
-            await self.seated(session, message)
 
     # ------------------------------------------------------------------ seats
 
@@ -234,7 +245,10 @@ class Players:
             with contextlib.suppress(GameError):
                 await self.rooms.close(room.room_id, "every player left")
 
-    async def seated(self, session: Session, message: p.ClientMessage) -> None:
+    def seated(self, session: Session, message: p.ClientMessage) -> asyncio.Future[None]:
+        """Queue a seated player's message for its room: the future of the room's answer (a
+        function, not a coroutine: one less made and resumed per frame; see ``Room.call``).
+        Raises ``NotSeated`` or ``Draining`` at once."""
         room, seat = session.room, session.seat
         if room is None or seat is None:
             raise NotSeated("join or resume a seat first")
@@ -253,7 +267,7 @@ class Players:
             return None, table.handle(seat, command, now)
 
         arrived = session.arrived_at if isinstance(command, c.Act) else None
-        await room.call(job, arrived)
+        return room.call(job, arrived)
 
     async def disconnected(self, session: Session) -> None:
         """The connection is gone: stop sending to it; its seat shows as disconnected."""

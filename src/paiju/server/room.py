@@ -153,26 +153,32 @@ class Room:
         """Start the room's task."""
         self._task = asyncio.get_running_loop().create_task(self._run(), name=self.room_id)
 
-    async def call(self, job: RoomJob[T], arrived: float | None = None) -> T:
-        """Run ``job(table, now)`` inside the room's task; its ``GameError`` is re-raised here.
-        ``arrived`` (loop time) is when the player's message that asked for it was read: the
-        time until the states it causes are written is measured.
+    def call(self, job: RoomJob[T], arrived: float | None = None) -> asyncio.Future[T]:
+        """Run ``job(table, now)`` inside the room's task: the future of its result (its
+        ``GameError`` is raised by awaiting it). ``arrived`` (loop time) is when the player's
+        message that asked for it was read: the time until the states it causes are written
+        is measured.
+
+        The job is queued at once, and the future itself is awaited, not a coroutine around
+        it: every frame a player sends goes through here, and each coroutine in the chain
+        from the reader to the room was made, started and resumed once per frame.
 
         Raises ``RoomClosed`` once the room is stopping or stopped: nothing would ever run the
         job, and a caller awaiting it would hang (and hold up a graceful shutdown).
         """
-        return await self._queue(job, arrived)
+        return self._queue(job, arrived)
 
-    async def call_async(self, job: AsyncRoomJob[T]) -> T:
+    def call_async(self, job: AsyncRoomJob[T]) -> asyncio.Future[T]:
         """``call`` for a job that awaits the store: ``await job(table, now)``."""
-        return await self._queue(job, None)
+        return self._queue(job, None)
 
-    async def _queue(self, job: RoomJob[T] | AsyncRoomJob[T], arrived: float | None) -> T:
+    def _queue(self, job: RoomJob[T] | AsyncRoomJob[T], arrived: float | None
+               ) -> asyncio.Future[T]:
         if self.closed or self._task is None or self._task.done():
             raise RoomClosed("the room is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._inbox.put((job, future, arrived))
-        return await future
+        return future
 
     async def stop(self) -> None:
         """Finish what is queued, then end the task; later calls get ``RoomClosed``."""
@@ -233,14 +239,24 @@ class Room:
                     return
                 job, future, arrived = item
                 await self._run_job(job, future, self.now(), arrived, loop)
-            if self.closed or await self._housekeeping(self.now()):
+            now = self.now()
+            if self.closed or (not self._quiet(now) and await self._housekeeping(now)):
                 return  # (closed: stopped, as it could not be rebuilt after a failed write)
+
+    def _quiet(self, now: float) -> bool:
+        """Whether nothing is due at ``now`` but the spectators' held messages, which are
+        released here: most wakes (after a player's action) need no housekeeping coroutine,
+        one made and run per action for nothing."""
+        if self._tick_wanted(now) or self._due_for_unload(now) or self._due_for_closing(now):
+            return False  # (``_housekeeping`` asks again: the answers are the same at ``now``)
+        self.audience.release(now)
+        return True
 
     async def _housekeeping(self, now: float) -> bool:
         """What is due after a job or a wake: the table's own moves, the spectators' held
         messages, unloading a finished room or closing an abandoned one. ``True`` when the
         room has ended."""
-        if not self.paused and not self._holding_hand() and self._tick_due(now):
+        if self._tick_wanted(now):
             await self._tick(now)
         if self.closed:
             return True
@@ -252,6 +268,11 @@ class Room:
             await self._close_abandoned(now)
             return True
         return False
+
+    def _tick_wanted(self, now: float) -> bool:
+        """Whether the table is ticked at ``now``: not while paused, nor while the server
+        drains and holds the next hand, and only once its next deadline has come."""
+        return not self.paused and not self._holding_hand() and self._tick_due(now)
 
     def _tick_due(self, now: float) -> bool:
         """Whether the table has something to do at ``now``: its next deadline (the earliest
