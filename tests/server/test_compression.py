@@ -165,8 +165,8 @@ def test_a_deflated_message_reaches_back_no_further_than_the_window(window: int)
 
 
 def test_the_server_deflates_with_isal() -> None:
-    """The dependency is installed (pyproject): the fallbacks (zlib-ng, then zlib) are for
-    bare copies."""
+    """The dependency is installed (pyproject): the fallback (the standard library's zlib) is
+    for bare copies."""
     assert deflating.__name__.endswith("isal_zlib")
     assert DEFLATER_LEVEL == 0
 

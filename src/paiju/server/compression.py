@@ -14,8 +14,8 @@ Either way the server compresses at zlib's fastest level, and sends a message sh
 thirds of what a table sends are such short events, which deflate barely shrinks
 (benchmarks/compression_cost.py).
 
-With "message", whole messages are compressed by ISA-L (the ``isal`` package; zlib-ng's, then
-the standard library's zlib, when it is missing) at its fastest level: the same deflate format,
+With "message", whole messages are compressed by ISA-L (the ``isal`` package; the standard
+library's zlib when it is missing) at its fastest level: the same deflate format,
 which every client reads, at about a third of zlib-ng's CPU for an MCR state (5.8 against
 15.6 us, ``Deflater``) for the same output (50% of the state's size; zlib at its level 1: 40%,
 at 37 us). States are most of what the server compresses: zlib-ng's compressor was ~8% of a
@@ -43,10 +43,7 @@ from websockets.typing import ExtensionParameter
 try:
     from isal import isal_zlib as deflating
 except ImportError:  # pragma: no cover - the dependency is declared; a bare install still runs
-    try:
-        from zlib_ng import zlib_ng as deflating  # type: ignore[no-redef]
-    except ImportError:
-        import zlib as deflating  # type: ignore[no-redef]
+    import zlib as deflating  # type: ignore[no-redef]
 
 Compression = Literal["message", "context", "off"]
 
