@@ -95,3 +95,39 @@ def test_a_float_that_json_cannot_hold_is_refused_wherever_it_is(bad: float) -> 
 def test_finite_floats_are_written_as_themselves() -> None:
     assert encode_state(Odds((0.5, 1, -2.25), 1e-7)) == {
         "D": "tests.table.test_states:Odds", "F": [[0.5, 1, -2.25], 1e-7]}
+
+
+@dataclass(frozen=True)
+class Lone:
+    """A dataclass of one field (read alone, not as a tuple of two or more)."""
+
+    tile: int
+
+
+@dataclass(frozen=True)
+class Empty:
+    """A dataclass of no field."""
+
+
+@dataclass(frozen=True)
+class Flat:
+    """A dataclass of scalars only, which is copied without a walk."""
+
+    kind: str
+    tile: int
+    open: bool
+    offer: None
+
+
+def test_dataclasses_of_any_number_of_fields_are_written_in_field_order() -> None:
+    tag = "tests.table.test_states:"
+    assert encode_state(Lone(7)) == {"D": tag + "Lone", "F": [7]}
+    assert encode_state(Lone((1, 2))) == {"D": tag + "Lone", "F": [[1, 2]]}
+    assert encode_state(Empty()) == {"D": tag + "Empty", "F": []}
+    assert encode_state(Flat("peng", 17, True, None)) == {
+        "D": tag + "Flat", "F": ["peng", 17, True, None]}
+    # A field that is no scalar is walked: a float is checked, a set is sorted.
+    assert encode_state(Flat("x", 1, False, frozenset({3, 12}))) == {  # type: ignore[arg-type]
+        "D": tag + "Flat", "F": ["x", 1, False, {"S": [12, 3]}]}
+    with pytest.raises(StateCodecError):
+        encode_state(Lone(math.nan))  # type: ignore[arg-type]
