@@ -22,7 +22,10 @@ step by step; after a warm-up each step is measured for ``--seconds`` and printe
   state the refusal names as current, come after it: states wait until their records are
   stored, a refusal does not);
 * gen CPU — this process (on uvloop where installed): near 100% means the generator, not the
-  server, is the limit.
+  server, is the limit;
+* steal — the share of the server's core that the hypervisor gave to other machines during
+  the step, as the guest's kernel reports it (``/proc/stat``; 0 on bare metal): a step with
+  time stolen is not comparable with one without.
 
 ``--reference SRC`` runs the same steps against another checkout's ``src`` (today's code, or
 an older commit) in the same run, so the two tables can be read side by side.
@@ -105,7 +108,8 @@ class Server:
         }
         sets = [arg for k, v in settings.items() for arg in ("--set", f"{k}={v}")]
         command = [
-            sys.executable, str(ROOT / "benchmarks" / "probe_server.py"), str(self.stats), "0",
+            sys.executable, str(ROOT / "benchmarks" / "probe_server.py"), str(self.stats),
+            str(SERVER_CORE),
             "--", "serve", "--config", os.devnull,
             "--port", str(self.port), "--database", str(self.database(workdir)),
             "--admin-token", TOKEN, *presets_of(self.src), *sets,
@@ -135,6 +139,14 @@ class Server:
         assert self.proc is not None
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def steal_ticks(self) -> tuple[int, int]:
+        """The server core's stolen and total ticks so far (``/proc/stat``, its ``cpu0`` line)."""
+        for line in Path("/proc/stat").read_text().splitlines():
+            if line.startswith(f"cpu{SERVER_CORE} "):
+                ticks = [int(t) for t in line.split()[1:]]
+                return (ticks[7] if len(ticks) > 7 else 0), sum(ticks[:8])
+        return 0, 0
 
     def rss_mb(self) -> float:
         assert self.proc is not None
@@ -423,6 +435,10 @@ class Load:
 # ---------------------------------------------------------------- steps
 
 
+#: The core the server is pinned to (the generator runs on the other one).
+SERVER_CORE = 0
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -439,11 +455,14 @@ async def run_steps(server: Server, variant: str, args: argparse.Namespace) -> l
             await asyncio.sleep(args.warmup)
             load.figures = Figures()
             began, cpu0, gen0 = time.monotonic(), server.cpu_seconds(), time.process_time()
+            steal0 = server.steal_ticks()
             await asyncio.sleep(args.seconds)
             wall = time.monotonic() - began
             figures = load.figures
             pauses, lags = server.probes_since(began)
             longest = max((p[1] for p in pauses), default=0.0) * 1000
+            steal1 = server.steal_ticks()
+            stolen = 100 * (steal1[0] - steal0[0]) / max(1, steal1[1] - steal0[1])
             rows.append(
                 f"{count:>6} {figures.acts / wall:>8.0f} "
                 f"{pct(figures.actor, 0.5):>7.1f} {pct(figures.actor, 0.99):>7.1f} "
@@ -451,7 +470,7 @@ async def run_steps(server: Server, variant: str, args: argparse.Namespace) -> l
                 f"{100 * (server.cpu_seconds() - cpu0) / wall:>6.0f}% {server.rss_mb():>7.0f} "
                 f"{len(pauses):>4}/{longest:>5.0f}ms {pct(lags, 0.99):>7.1f} "
                 f"{figures.errors:>5} {figures.races:>5} "
-                f"{100 * (time.process_time() - gen0) / wall:>6.0f}%"
+                f"{100 * (time.process_time() - gen0) / wall:>6.0f}% {stolen:>5.1f}%"
             )
             print(rows[-1], flush=True)
     finally:
@@ -461,7 +480,7 @@ async def run_steps(server: Server, variant: str, args: argparse.Namespace) -> l
 
 HEADER = (
     "tables  acts/s actorp50 actorp99  lastp50  lastp99  srvCPU  RSS MB   gc n/max  lag99"
-    "   err races genCPU"
+    "   err races genCPU  steal"
 )
 
 
