@@ -14,7 +14,7 @@ from paiju.engines.diu import flow, notation
 from paiju.engines.diu.options import normalize
 from paiju.engines.diu.schema import DiuView
 from paiju.engines.diu.state import Action, Config, DiuState
-from paiju.engines.diu.view import SharedParts, build_view, public_parts, timer_kind
+from paiju.engines.diu.view import Shared, build_view, public_parts, timer_kind
 
 
 class DiuEngine(EngineDefaults[DiuState, Action]):
@@ -25,7 +25,7 @@ class DiuEngine(EngineDefaults[DiuState, Action]):
     def __init__(self) -> None:
         # What every viewer of the last state viewed shares (a table views a state for each
         # viewer in a row); one engine per table, so per table and no global state.
-        self._shared: LastOf[DiuState, SharedParts] = LastOf(public_parts)
+        self._shared: LastOf[DiuState, Shared] = LastOf(public_parts)
 
     def normalize_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """Every option with defaults; ``InvalidOptions`` for unknown keys or bad values."""
@@ -58,6 +58,16 @@ class DiuEngine(EngineDefaults[DiuState, Action]):
         text = notation.format_action(action)
         code = flow.illegal_code(state, seat)
         return IllegalAction(f"{text} is not legal for seat {seat} now", code=code)
+
+    def check_action(self, state: DiuState, seat: Seat, action: object) -> Action:
+        """As ``EngineDefaults``; a listed action made of plain values (as ``parse_action``
+        makes them) is taken as it is: the listed actions are canonical, so one equal to
+        one of them is well formed without its round trip through the notation (which
+        doubled the parsing of every action). A listed action implies the hand is not over
+        and the seat is asked."""
+        if type(action) is Action and _plain(action) and action in flow.legal(state, seat):
+            return action
+        return super().check_action(state, seat, action)
 
     def apply(self, state: DiuState, seat: Seat, action: Action) -> Step[DiuState]:
         """Check (``check_action``; codes of ``flow.illegal_code``) and apply."""
@@ -116,3 +126,16 @@ class DiuEngine(EngineDefaults[DiuState, Action]):
 
     def format_action(self, action: Action) -> str:
         return notation.format_action(action)
+
+
+def _plain(action: Action) -> bool:
+    """Whether ``action``'s fields are of the plain types a parsed action's are (no
+    subclass of ``str`` or ``int`` equal to them)."""
+    cards = action.cards
+    return (
+        type(action.kind) is str
+        and type(action.call) is str
+        and type(action.meld) is int
+        and type(cards) is tuple
+        and all(type(card) is str for card in cards)
+    )

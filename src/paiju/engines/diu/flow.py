@@ -19,7 +19,6 @@ from collections import Counter
 from typing import Any
 
 from paiju.core.errors import NotYourTurn
-from paiju.core.frozen import changed
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import Event
@@ -36,7 +35,7 @@ from paiju.engines.diu.schema import (
     TakeEvent,
 )
 from paiju.engines.diu.sealed import new_secret, seal_stock
-from paiju.engines.diu.state import Action, Config, DiuState
+from paiju.engines.diu.state import Action, Config, DiuState, evolve
 
 PASS = Action("pass")
 _FOURS = ("kuai_shui", "ying_shui")  # four-card melds: the taker draws a supplement card
@@ -91,7 +90,8 @@ def _question(state: DiuState, seat: Seat) -> str:
     if state.phase == "discard":
         return "discard" if seat == state.actor else ""
     poll = state.poll
-    if state.phase != "poll" or poll is None or seat not in arb.awaiting(poll):
+    # ``to_act`` is the poll's awaited seats in a poll, worked out once per state
+    if state.phase != "poll" or poll is None or seat not in to_act(state):
         return ""
     return "diu_pick" if seat in state.picking else arb.current_question(poll)
 
@@ -192,18 +192,18 @@ def illegal_code(state: DiuState, seat: Seat) -> str:
 def apply_action(state: DiuState, seat: Seat, action: Action) -> tuple[DiuState, list[Event]]:
     """Apply a legal action (the engine's ``check_action`` has checked it)."""
     q = question(state, seat)
-    state = changed(state, version=state.version + 1)
+    state = evolve(state, version=state.version + 1)
     events: list[Event] = []
     if q == "discard":
         return _discard(state, seat, action.cards[0], events)
     if action.kind == "call" and action.call == "diu":
-        return changed(state, picking=(*state.picking, seat)), events
+        return evolve(state, picking=(*state.picking, seat)), events
     if action.kind == "call":
         return _answer(state, seat, action.call, None, events)
     if q == "diu_pick":
-        state = changed(state, picking=tuple(s for s in state.picking if s != seat))
+        state = evolve(state, picking=tuple(s for s in state.picking if s != seat))
         if action.kind == "diu":
-            state = changed(state, diu_cards=(*state.diu_cards, (seat, action.cards)))
+            state = evolve(state, diu_cards=(*state.diu_cards, (seat, action.cards)))
             return _answer(state, seat, "diu", None, events)
         return _answer(state, seat, "pass", None, events)
     if q == "take" and action.kind == "take":
@@ -215,7 +215,7 @@ def _answer(
     state: DiuState, seat: Seat, response: str, take: Action | None, events: list[Event]
 ) -> tuple[DiuState, list[Event]]:
     assert state.poll is not None
-    state = changed(state, poll=arb.answer(state.poll, seat, response))
+    state = evolve(state, poll=arb.answer(state.poll, seat, response))
     return _settle(state, take, events)
 
 
@@ -233,12 +233,13 @@ def _settle(
             # A10: the last stock card's poll ended without 丢; the card is not taken.
             card = poll_card(state)
             events.append(Event("dead", CardSourceEvent(card=card, source="draw", by=poll.by)))
-            return _exhausted(changed(state, dead=(*state.dead, card)), events)
-        skip = state.config.skip_silent_seats
-        silent = [s for s in arb.awaiting(poll) if skip and legal(state, s) == {PASS}]
+            return _exhausted(evolve(state, dead=(*state.dead, card)), events)
+        if not state.config.skip_silent_seats:  # every asked seat answers itself
+            return state, events
+        silent = [s for s in arb.awaiting(poll) if legal(state, s) == {PASS}]
         if not silent:
             return state, events
-        state = changed(state, poll=arb.answer(poll, silent[0], "pass"))
+        state = evolve(state, poll=arb.answer(poll, silent[0], "pass"))
 
 
 def _resolve(
@@ -251,7 +252,7 @@ def _resolve(
     if poll.winner is not None and poll.claim is not None and take is not None:
         return _execute_take(state, poll.winner, poll.claim, take, events)
     events.append(Event("dead", CardSourceEvent(card=card, source=poll.source, by=poll.by)))
-    state = changed(state, dead=(*state.dead, card), last=(("dead", card),))
+    state = evolve(state, dead=(*state.dead, card), last=(("dead", card),))
     return _next_draw(state, poll.by, events)
 
 
@@ -263,7 +264,7 @@ def _discard(
     state = _set_hand(state, seat, tuple(hand))
     events.append(Event("discard", SeatCardEvent(seat=seat, card=card)))
     poll = arb.start_poll(state.config.poll, "discard", seat, state.active)
-    state = changed(state, phase="poll", actor=None, card=card, poll=poll, picking=())
+    state = evolve(state, phase="poll", actor=None, card=card, poll=poll, picking=())
     return _settle(state, None, events)
 
 
@@ -276,7 +277,7 @@ def _next_draw(state: DiuState, after: Seat, events: list[Event]) -> tuple[DiuSt
     card = state.stock[state.drawn]
     events.append(Event("draw", DrawEvent(seat=seat, card=card, index=state.drawn)))
     poll = arb.start_poll(state.config.poll, "draw", seat, act)
-    state = changed(
+    state = evolve(
         state, drawn=state.drawn + 1, phase="poll", actor=None, card=card, poll=poll, picking=()
     )
     return _settle(state, None, events)
@@ -293,7 +294,7 @@ def _exhausted(state: DiuState, events: list[Event]) -> tuple[DiuState, list[Eve
     without a 丢 (a claimed last card is not taken: the caller moves it to ``dead``), or when
     a draw is due and the stock is empty (the last card went as a supplement)."""
     events.append(Event("hand_over", HandOverEvent(reason="exhausted")))
-    return changed(
+    return evolve(
         state,
         phase="over",
         actor=None,
@@ -335,7 +336,7 @@ def _execute_take(
             ),
         )
     )
-    state = changed(
+    state = evolve(
         state,
         melds=tuple(all_melds),
         takes=tuple(takes),
@@ -351,7 +352,7 @@ def _execute_take(
         private = frozenset((seat,))
         events.append(Event("supplement", SeatCardEvent(seat=seat, card=extra), private))
         state = _set_hand(state, seat, sort_cards((*state.hands[seat], extra)))
-        state = changed(
+        state = evolve(
             state, drawn=state.drawn + 1, private_draws=(*state.private_draws, (state.drawn, seat))
         )
     return state, events
@@ -372,7 +373,7 @@ def _finish_diu(state: DiuState, seat: Seat, events: list[Event]) -> tuple[DiuSt
     events.append(
         Event("diu", DiuEvent(seat=seat, card=poll_card(state), cards=list(pair), points=points))
     )
-    return changed(
+    return evolve(
         state,
         phase="over",
         actor=None,
@@ -395,7 +396,7 @@ def diu_points(state: DiuState, seat: Seat) -> int:
 def _set_hand(state: DiuState, seat: Seat, hand: tuple[str, ...]) -> DiuState:
     hands = list(state.hands)
     hands[seat] = hand
-    return changed(state, hands=tuple(hands))
+    return evolve(state, hands=tuple(hands))
 
 
 def timeout(state: DiuState, seat: Seat) -> Action:

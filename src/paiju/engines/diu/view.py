@@ -10,7 +10,7 @@ secret. Revealed at the end: every hand and the 丢.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any
 
 from paiju.core.seats import Seat
 from paiju.engines.diu import arbitration as arb
@@ -43,82 +43,71 @@ def timer_kind(state: DiuState, seat: Seat) -> str | None:
 
 
 def build_view(
-    state: DiuState, seat: Seat | None, shared_of: Callable[[DiuState], SharedParts] | None = None
+    state: DiuState, seat: Seat | None, shared_of: Callable[[DiuState], Shared] | None = None
 ) -> DiuView:
     """The view of ``seat`` (``None``: a spectator); ``legal`` is always complete.
 
-    What every viewer sees alike (``public_parts``) is built once per state when
-    ``shared_of`` remembers it (the engine's ``LastOf``), and shared by the views, which are
-    only read (encoded, digested)."""
+    A copy of the spectator's view of the state (``public_parts``, built once per state when
+    ``shared_of`` remembers it: the engine's ``LastOf``) with the seat's own keys set:
+    copying a dict keeps its keys' order, and setting a key it has keeps that key's place.
+    The values are shared by the views, which are only read (encoded, digested)."""
     shared = (shared_of or public_parts)(state)
-    view: DiuView = {
-        "variant": "diu",
-        "hand_no": state.hand_no,
-        "seat": seat,
-        "players": state.config.players,
-        "table": shared.table,
-        "roles": shared.roles,
-        "active": shared.active,
-        "idle": state.idle,
-        "phase": state.phase,
-        "to_act": _to_act(state, seat, shared.public_to_act),
-        "asked": question(state, seat) if seat is not None else "",
-        "timer": timer_kind(state, seat) if seat is not None else None,
-        "hand": list(state.hands[seat]) if seat is not None else None,
-        "hand_counts": shared.hand_counts,
-        "melds": shared.melds,
-        "dead": shared.dead,
-        "dead_count": len(state.dead),
-        "stock_count": len(state.stock) - state.drawn,
-        "card": shared.card,
-        "my_call": _my_call(state, seat),
-        "last": shared.last,
-        "legal": _legal(state, seat),
-        "legal_complete": True,
-    }
-    if shared.result is not None:
-        view["result"] = shared.result
-    if state.config.prefetch_mode == "encrypted":
+    view: DiuView = shared.copy()  # type: ignore[assignment]  # every key, in order
+    if seat is None:
+        return view
+    asked = question(state, seat)
+    view["seat"] = seat
+    if asked and seat not in shared["to_act"]:
+        view["to_act"] = sorted((*shared["to_act"], seat))  # the viewer itself is asked (A12)
+    view["asked"] = asked
+    view["timer"] = TIMERS.get(asked)
+    view["hand"] = list(state.hands[seat])
+    view["my_call"] = _my_call(state, seat)
+    if asked:
+        view["legal"] = _legal(state, seat)
+    if "prefetch" in view:
         view["prefetch"] = _prefetch(state, seat)
     return view
 
 
-class SharedParts(NamedTuple):
-    """The parts of a state's view that are the same for every viewer."""
-
-    table: TableRulesView
-    roles: list[str]
-    active: list[Seat]
-    hand_counts: list[int]
-    melds: list[list[list[str]]]
-    dead: list[str] | None
-    card: PolledCardView | None
-    last: LastView
-    result: ResultView | None
-    public_to_act: frozenset[Seat]
+#: A spectator's view of a state, keys in the view's order: a seat's view is a copy with its
+#: own keys set (``build_view``).
+Shared = dict[str, Any]
 
 
-def public_parts(state: DiuState) -> SharedParts:
-    return SharedParts(
-        table=_table_rules(state),
-        roles=[role_of(state, s) for s in range(state.config.players)],
-        active=list(state.active),
-        hand_counts=[len(h) for h in state.hands],
-        melds=[[list(m) for m in ms] for ms in state.melds],
-        dead=list(state.dead) if state.config.dead_card_visible else None,
-        card=_polled_card(state),
-        last=_last(state),
-        result=_result(state) if state.phase == "over" else None,
-        public_to_act=public_to_act(state),
-    )
-
-
-def _to_act(state: DiuState, seat: Seat | None, public: frozenset[Seat]) -> list[Seat]:
-    """The public waiting seats, plus the viewer itself when it is asked (A12)."""
-    shown = set(public)
-    if seat is not None and question(state, seat):
-        shown.add(seat)
-    return sorted(shown)
+def public_parts(state: DiuState) -> Shared:
+    """The view of a spectator: no seat, nothing asked, no hand, no call, no legal actions."""
+    cfg = state.config
+    view: Shared = {
+        "variant": "diu",
+        "hand_no": state.hand_no,
+        "seat": None,
+        "players": cfg.players,
+        "table": _table_rules(state),
+        "roles": [role_of(state, s) for s in range(cfg.players)],
+        "active": list(state.active),
+        "idle": state.idle,
+        "phase": state.phase,
+        "to_act": sorted(public_to_act(state)),
+        "asked": "",
+        "timer": None,
+        "hand": None,
+        "hand_counts": [len(h) for h in state.hands],
+        "melds": [[list(m) for m in ms] for ms in state.melds],
+        "dead": list(state.dead) if cfg.dead_card_visible else None,
+        "dead_count": len(state.dead),
+        "stock_count": len(state.stock) - state.drawn,
+        "card": _polled_card(state),
+        "my_call": None,
+        "last": _last(state),
+        "legal": [],
+        "legal_complete": True,
+    }
+    if state.phase == "over":
+        view["result"] = _result(state)
+    if cfg.prefetch_mode == "encrypted":
+        view["prefetch"] = _prefetch(state, None)
+    return view
 
 
 def _table_rules(state: DiuState) -> TableRulesView:
@@ -150,6 +139,7 @@ def _last(state: DiuState) -> LastView:
 
 
 def _legal(state: DiuState, seat: Seat | None) -> list[str]:
+    """The seat's legal actions in notation, sorted (none for a spectator)."""
     if seat is None:
         return []
     return sorted(format_action(a) for a in legal(state, seat))
