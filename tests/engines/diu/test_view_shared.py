@@ -100,3 +100,20 @@ def test_views_equal_the_views_built_viewer_by_viewer(
         for seat in viewers:
             shown = orjson.dumps(ENGINE.view(state, seat))
             assert shown == orjson.dumps(plain_view(state, seat)), (state.phase, seat)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), options=st.sampled_from(OPTIONS), order=st.randoms())
+def test_views_of_states_out_of_order_keep_nothing_of_the_state_before(
+    seed: int, options: dict[str, Any], order: random.Random
+) -> None:
+    """The engine keeps parts of the spectator view of the state it viewed before (the
+    options, roles, melds, dead cards while the state holds the very same ones): states of
+    two hands viewed in any order, each right after an unrelated one, are still shown as
+    built viewer by viewer."""
+    states = random_hand(options, seed) + random_hand(options, seed + 1)
+    order.shuffle(states)
+    for state in states:
+        for seat in (None, *range(state.config.players)):
+            shown = orjson.dumps(ENGINE.view(state, seat))
+            assert shown == orjson.dumps(plain_view(state, seat)), (state.phase, seat)

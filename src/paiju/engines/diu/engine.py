@@ -6,15 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from paiju.core.errors import IllegalAction
-from paiju.core.memo import LastOf
 from paiju.core.rng import Rng
 from paiju.core.seats import Seat
 from paiju.engines.base import EngineDefaults, MatchInfo, Step
 from paiju.engines.diu import flow, notation
-from paiju.engines.diu.options import normalize
+from paiju.engines.diu.options import normalize, normalized
 from paiju.engines.diu.schema import DiuView
 from paiju.engines.diu.state import Action, Config, DiuState
-from paiju.engines.diu.view import Shared, build_view, public_parts, timer_kind
+from paiju.engines.diu.view import SpectatorViews, build_view, timer_kind
 
 
 class DiuEngine(EngineDefaults[DiuState, Action]):
@@ -25,7 +24,7 @@ class DiuEngine(EngineDefaults[DiuState, Action]):
     def __init__(self) -> None:
         # What every viewer of the last state viewed shares (a table views a state for each
         # viewer in a row); one engine per table, so per table and no global state.
-        self._shared: LastOf[DiuState, Shared] = LastOf(public_parts)
+        self._shared = SpectatorViews()
 
     def normalize_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """Every option with defaults; ``InvalidOptions`` for unknown keys or bad values."""
@@ -33,11 +32,11 @@ class DiuEngine(EngineDefaults[DiuState, Action]):
 
     def seat_count(self, options: Mapping[str, Any]) -> int:
         """3, or 4 with an idle 闲家."""
-        return int(normalize(options)["players"])
+        return int(normalized(options)["players"])
 
     def initial_state(self, options: Mapping[str, Any], rng: Rng, match: MatchInfo) -> DiuState:
         """Deal hand ``match.hand``; the head (A) comes from ``match.carry`` (seat 0 first)."""
-        config = Config.from_options(normalize(options))
+        config = Config.from_options(normalized(options))
         head = int(match.carry.get("head", 0)) % config.players
         return flow.deal_hand(config, rng, match.hand, head)
 
@@ -118,7 +117,7 @@ class DiuEngine(EngineDefaults[DiuState, Action]):
 
     def match_over(self, options: Mapping[str, Any], match: MatchInfo) -> bool:
         """After ``match_hands`` hands (0: one hand per player)."""
-        opts = normalize(options)
+        opts = normalized(options)
         return match.hand >= int(opts["match_hands"] or opts["players"])
 
     def parse_action(self, text: str) -> Action:

@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from paiju.core.errors import InvalidOptions
@@ -98,6 +100,35 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     if opts["prefetch_refill_at"] >= opts["prefetch_batch"]:
         raise InvalidOptions("prefetch_refill_at must be below prefetch_batch")
     return opts
+
+
+#: The option values ``normalized`` remembers: scalars, told apart by type (``True == 1``).
+_SCALARS = (bool, int, float, str, type(None))
+
+
+def normalized(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``normalize(raw)`` for a reader that only reads it, remembered per distinct options:
+    the table asks ``seat_count`` and ``match_over`` with the same (normalized) options at
+    every hand, and normalizing builds the deck to check the deal. Options holding
+    anything but scalars and lists of scalars are normalized afresh."""
+    items: list[tuple[str, type, Any]] = []
+    for name, value in raw.items():
+        kind = type(value)
+        if kind is list:
+            if any(type(v) not in _SCALARS for v in value):
+                return normalize(raw)
+            value = tuple((type(v), v) for v in value)
+        elif kind not in _SCALARS or type(name) is not str:
+            return normalize(raw)
+        items.append((name, kind, value))
+    return _normalized(tuple(items))
+
+
+@lru_cache(maxsize=64)
+def _normalized(items: tuple[tuple[str, type, Any], ...]) -> Mapping[str, Any]:
+    # Read-only: every caller with these options shares it.
+    raw = {name: [v for _, v in value] if kind is list else value for name, kind, value in items}
+    return MappingProxyType(normalize(raw))
 
 
 def auto_deal(deck_size: int) -> list[int]:

@@ -75,17 +75,30 @@ def build_view(
 Shared = dict[str, Any]
 
 
-def public_parts(state: DiuState) -> Shared:
-    """The view of a spectator: no seat, nothing asked, no hand, no call, no legal actions."""
+def public_parts(state: DiuState, before: tuple[DiuState, Shared] | None = None) -> Shared:
+    """The view of a spectator: no seat, nothing asked, no hand, no call, no legal actions.
+    ``before``: an earlier state and its spectator view, whose parts are kept where this
+    state holds the very same fields (the values are only read): the options and roles
+    last the hand, the melds and dead cards change only now and then."""
     cfg = state.config
+    shown: Shared = {}
+    same_config = same_seats = same_melds = same_dead = False
+    if before is not None:  # identical fields: equal parts (identity implies equality)
+        earlier, shown = before
+        same_config = earlier.config is cfg
+        same_seats = same_config and earlier.head == state.head and earlier.active is state.active
+        same_melds = earlier.melds is state.melds
+        same_dead = same_config and earlier.dead is state.dead
     view: Shared = {
         "variant": "diu",
         "hand_no": state.hand_no,
         "seat": None,
         "players": cfg.players,
-        "table": _table_rules(state),
-        "roles": [role_of(state, s) for s in range(cfg.players)],
-        "active": list(state.active),
+        "table": shown["table"] if same_config else _table_rules(state),
+        "roles": (
+            shown["roles"] if same_seats else [role_of(state, s) for s in range(cfg.players)]
+        ),
+        "active": shown["active"] if same_seats else list(state.active),
         "idle": state.idle,
         "phase": state.phase,
         "to_act": sorted(public_to_act(state)),
@@ -93,8 +106,10 @@ def public_parts(state: DiuState) -> Shared:
         "timer": None,
         "hand": None,
         "hand_counts": [len(h) for h in state.hands],
-        "melds": [[list(m) for m in ms] for ms in state.melds],
-        "dead": list(state.dead) if cfg.dead_card_visible else None,
+        "melds": (shown["melds"] if same_melds else [[list(m) for m in ms] for ms in state.melds]),
+        "dead": (
+            shown["dead"] if same_dead else list(state.dead) if cfg.dead_card_visible else None
+        ),
         "dead_count": len(state.dead),
         "stock_count": len(state.stock) - state.drawn,
         "card": _polled_card(state),
@@ -108,6 +123,25 @@ def public_parts(state: DiuState) -> Shared:
     if cfg.prefetch_mode == "encrypted":
         view["prefetch"] = _prefetch(state, None)
     return view
+
+
+class SpectatorViews:
+    """The spectator view (``public_parts``) of the last state asked, for one table's
+    engine (its viewers are shown each state in a row), built with the parts of the state
+    before that it shares."""
+
+    __slots__ = ("_shared", "_state")
+
+    def __init__(self) -> None:
+        self._state: DiuState | None = None
+        self._shared: Shared = {}
+
+    def __call__(self, state: DiuState) -> Shared:
+        if state is not self._state:
+            before = (self._state, self._shared) if self._state is not None else None
+            self._shared = public_parts(state, before)
+            self._state = state
+        return self._shared
 
 
 def _table_rules(state: DiuState) -> TableRulesView:
