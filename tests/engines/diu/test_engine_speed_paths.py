@@ -84,3 +84,13 @@ def test_normalized_options_are_normalize_s(raw: dict[str, object]) -> None:
     assert dict(normalized(expected)) == normalize(expected)  # the table's own options
     with pytest.raises(TypeError):
         found["players"] = 9  # type: ignore[index]  # shared: read only
+
+
+def test_a_poll_copy_is_replace() -> None:
+    from paiju.engines.diu.arbitration import PollRules, _with, start_poll
+
+    poll = start_poll(PollRules(), "draw", 0, (0, 1, 2))
+    assert _with(poll, stage="take", asked=()) == dataclasses.replace(poll, stage="take", asked=())
+    assert _with(poll, stage="take") is not poll and poll.stage == "call"
+    with pytest.raises(TypeError):
+        _with(poll, no_such_field=1)

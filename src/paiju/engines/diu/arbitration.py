@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from paiju.core.frozen import changed
 from paiju.core.seats import Seat
 from paiju.engines.diu.combos import CALLS, LEVELS
 
@@ -73,6 +72,22 @@ class Poll:
     def done(self) -> bool:
         """Whether the poll has resolved."""
         return self.stage == "done"
+
+
+def _with(poll: Poll, **changes: object) -> Poll:
+    """``dataclasses.replace(poll, **changes)`` for the arbitration's own changes (fields
+    only): a copy of the instance dict (a poll keeps nothing beside its fields), without
+    ``replace``'s walk over every field; a poll is copied two or three times an answer."""
+    if not _POLL_FIELDS.issuperset(changes):
+        raise TypeError(f"Poll has no field {sorted(changes.keys() - _POLL_FIELDS)}")
+    fields = poll.__dict__.copy()
+    fields.update(changes)
+    copy = object.__new__(Poll)
+    object.__setattr__(copy, "__dict__", fields)  # as a frozen class's __init__ sets them
+    return copy
+
+
+_POLL_FIELDS = frozenset(Poll.__dataclass_fields__)
 
 
 def polling_order(source: str, by: Seat, active: tuple[Seat, ...]) -> tuple[Seat, ...]:
@@ -193,14 +208,14 @@ def answer(poll: Poll, seat: Seat, response: str) -> Poll:
     allowed = ("pass", "diu") if poll.stage == "reask" else ("pass", *CALLS)
     if response not in allowed:
         raise ValueError(f"{response!r} is not an answer to a {poll.stage} question")
-    poll = changed(poll, answers=(*poll.answers, (seat, response)))
+    poll = _with(poll, answers=(*poll.answers, (seat, response)))
     if poll.stage == "reask":
         return _reask_progress(poll)
-    return _call_progress(changed(poll, said=(*poll.said, (seat, response))))
+    return _call_progress(_with(poll, said=(*poll.said, (seat, response))))
 
 
 def _finish(poll: Poll, winner: Seat | None, claim: str | None) -> Poll:
-    return changed(
+    return _with(
         poll,
         stage="done",
         asked=(),
@@ -223,13 +238,13 @@ def _call_progress(poll: Poll) -> Poll:
         got = dict(poll.answers)
         kept = dict(accepted)
         firsts = tuple((s, kept.get(s, "pass")) for s in poll.asked if s in got)
-        poll = changed(poll, first_calls=firsts)
-    poll = changed(poll, claims=claims, answers=(), asked=())
+        poll = _with(poll, first_calls=firsts)
+    poll = _with(poll, claims=claims, answers=(), asked=())
     if not claims:
         return _finish(poll, None, None)
     if first_stage and poll.source == "draw":
         return _start_reask(poll)
-    return changed(poll, stage="take")
+    return _with(poll, stage="take")
 
 
 def _start_reask(poll: Poll) -> Poll:
@@ -238,8 +253,8 @@ def _start_reask(poll: Poll) -> Poll:
     before = poll.order[: poll.order.index(top)]
     asked = tuple(s for s in before if firsts.get(s, "pass") not in _BOUND_OUT_OF_REASK)
     if not asked:
-        return changed(poll, stage="take")
-    return changed(poll, stage="reask", asked=asked, answers=())
+        return _with(poll, stage="take")
+    return _with(poll, stage="reask", asked=asked, answers=())
 
 
 def _reask_progress(poll: Poll) -> Poll:
@@ -249,7 +264,7 @@ def _reask_progress(poll: Poll) -> Poll:
             return poll
         if got[seat] == "diu":
             return _finish(poll, seat, "diu")
-    return changed(poll, stage="take", asked=(), answers=())
+    return _with(poll, stage="take", asked=(), answers=())
 
 
 def _take(poll: Poll, seat: Seat, response: str) -> Poll:
@@ -258,12 +273,12 @@ def _take(poll: Poll, seat: Seat, response: str) -> Poll:
     claim = poll.claims[-1][1]
     if response == "take":
         return _finish(poll, seat, claim)
-    poll = changed(poll, claims=poll.claims[:-1], forfeited=(*poll.forfeited, seat))
+    poll = _with(poll, claims=poll.claims[:-1], forfeited=(*poll.forfeited, seat))
     if poll.rules.forfeit_fallback == "reopen_after_forfeiter":
         after = poll.order[poll.order.index(seat) + 1 :]
         asked = tuple(s for s in after if s not in poll.forfeited)
         if asked:
-            return changed(poll, stage="reopen", asked=asked, answers=())
+            return _with(poll, stage="reopen", asked=asked, answers=())
     if not poll.claims:
         return _finish(poll, None, None)
-    return changed(poll, stage="take")
+    return _with(poll, stage="take")

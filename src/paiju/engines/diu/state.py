@@ -155,8 +155,7 @@ def evolve(state: DiuState, **changes: Any) -> DiuState:
         raise TypeError(f"DiuState has no field {sorted(changes.keys() - _FIELDS)}")
     fields = state.__dict__.copy()
     if len(fields) != len(_FIELD_NAMES):  # the memo, when worked out: not handed on
-        for name in [name for name in fields if name not in _FIELDS]:
-            del fields[name]
+        del fields["derived"]  # (the one value a state keeps beside its fields)
     fields.update(changes)
     nxt = object.__new__(DiuState)
     object.__setattr__(nxt, "__dict__", fields)  # as a frozen class's __init__ sets them
