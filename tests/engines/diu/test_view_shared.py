@@ -108,7 +108,7 @@ def test_views_of_states_out_of_order_keep_nothing_of_the_state_before(
     seed: int, options: dict[str, Any], order: random.Random
 ) -> None:
     """The engine keeps parts of the spectator view of the state it viewed before (the
-    options, roles, melds, dead cards while the state holds the very same ones): states of
+    options, roles, melds, dead cards, last outcome while the state holds the same ones): states of
     two hands viewed in any order, each right after an unrelated one, are still shown as
     built viewer by viewer."""
     states = random_hand(options, seed) + random_hand(options, seed + 1)

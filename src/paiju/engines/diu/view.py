@@ -79,16 +79,17 @@ def public_parts(state: DiuState, before: tuple[DiuState, Shared] | None = None)
     """The view of a spectator: no seat, nothing asked, no hand, no call, no legal actions.
     ``before``: an earlier state and its spectator view, whose parts are kept where this
     state holds the very same fields (the values are only read): the options and roles
-    last the hand, the melds and dead cards change only now and then."""
+    last the hand, the melds, dead cards and last outcome change only now and then."""
     cfg = state.config
     shown: Shared = {}
-    same_config = same_seats = same_melds = same_dead = False
+    same_config = same_seats = same_melds = same_dead = same_last = False
     if before is not None:  # identical fields: equal parts (identity implies equality)
         earlier, shown = before
         same_config = earlier.config is cfg
         same_seats = same_config and earlier.head == state.head and earlier.active is state.active
         same_melds = earlier.melds is state.melds
         same_dead = same_config and earlier.dead is state.dead
+        same_last = same_config and earlier.last is state.last
     view: Shared = {
         "variant": "diu",
         "hand_no": state.hand_no,
@@ -114,7 +115,7 @@ def public_parts(state: DiuState, before: tuple[DiuState, Shared] | None = None)
         "stock_count": len(state.stock) - state.drawn,
         "card": _polled_card(state),
         "my_call": None,
-        "last": _last(state),
+        "last": shown["last"] if same_last else _last(state),
         "legal": [],
         "legal_complete": True,
     }
