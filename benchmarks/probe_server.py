@@ -6,9 +6,10 @@ garbage collector's pauses and the event loop's lag to a file once a second.
 Each line of STATS_FILE is a JSON object: ``t`` (monotonic seconds), ``gc`` (pauses since
 the last line: ``[generation, seconds, CPU seconds]``, the pause and the thread's CPU time in
 it, which time taken by other processes on the core does not inflate) and ``lag`` (event-loop
-lag samples in seconds, each the overshoot of a 50 ms sleep). The probes cost little: one callback per collection and
-one timer every 50 ms. With ``PROBE_GC_CENSUS=FILE`` in its environment, SIGUSR1 counts the
-cyclic garbage the server makes (``_census``; ``benchmarks/gc_census.py``).
+lag samples in seconds, each the overshoot of a 50 ms sleep). The probes cost little: one
+callback per collection and one timer every 50 ms. With ``PROBE_GC_CENSUS=FILE`` in its
+environment, SIGUSR1 counts the cyclic garbage the server makes (``_census``;
+``benchmarks/gc_census.py``).
 """
 
 from __future__ import annotations
