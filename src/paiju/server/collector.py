@@ -10,7 +10,7 @@ enough objects have survived the young collections. The policy here takes those 
   took some 14-35 ms each, 5 a second, at 1,500 MCR tables, for the table states and views
   that live until their table's next action). Every ``walk_every``-th tick first collects the
   youngest generation, what is new since the last tick: playing makes next to no cyclic
-  garbage (see below), so most walks of what is new find none, and each cost some 2-4 ms at
+  garbage (see below), so most walks of what is new find none, and each cost some 2-3 ms at
   1,500 MCR tables, 10 a second, ~4% of the server's CPU, for nothing. A walk that finds
   garbage is a sign of a source of it: the ticks then walk every time until one finds none.
   A cycle frozen before it became garbage (or, between walks, as garbage) is frozen with
