@@ -15,7 +15,9 @@ step by step; after a warm-up each step is measured for ``--seconds`` and printe
   the decision open comes from another seat's answer to a simultaneous one, and is skipped);
 * last p50/p99 — for a turn (an act with no ``pass`` among the choices: a discard, a play),
   act sent -> the last other seat of the table has its state;
-* srv CPU, RSS — the server process (from /proc); gc — collections and the longest pause;
+* srv CPU, RSS — the server process (from /proc); us/act — its CPU time per act answered
+  (all of its work, connections and timers included, divided by the acts); gc — collections
+  and the longest pause, gcms/s — CPU milliseconds a second spent in collections;
   lag p99 — the server's event-loop lag; err — error frames and failed connections;
   races — acts refused as stale because another seat's answer reopened the decision first
   (``Player.raced``: the state with the new decision came before the refusal, or is the
@@ -461,14 +463,17 @@ async def run_steps(server: Server, variant: str, args: argparse.Namespace) -> l
             figures = load.figures
             pauses, lags = server.probes_since(began)
             longest = max((p[1] for p in pauses), default=0.0) * 1000
+            collecting = sum(p[-1] for p in pauses) * 1000 / wall
+            cpu = server.cpu_seconds() - cpu0
             steal1 = server.steal_ticks()
             stolen = 100 * (steal1[0] - steal0[0]) / max(1, steal1[1] - steal0[1])
             rows.append(
                 f"{count:>6} {figures.acts / wall:>8.0f} "
                 f"{pct(figures.actor, 0.5):>7.1f} {pct(figures.actor, 0.99):>7.1f} "
                 f"{pct(figures.last, 0.5):>7.1f} {pct(figures.last, 0.99):>7.1f} "
-                f"{100 * (server.cpu_seconds() - cpu0) / wall:>6.0f}% {server.rss_mb():>7.0f} "
-                f"{len(pauses):>4}/{longest:>5.0f}ms {pct(lags, 0.99):>7.1f} "
+                f"{100 * cpu / wall:>6.0f}% {1e6 * cpu / max(1, figures.acts):>6.0f} "
+                f"{server.rss_mb():>7.0f} "
+                f"{len(pauses):>4}/{longest:>5.0f}ms {collecting:>5.1f} {pct(lags, 0.99):>7.1f} "
                 f"{figures.errors:>5} {figures.races:>5} "
                 f"{100 * (time.process_time() - gen0) / wall:>6.0f}% {stolen:>5.1f}%"
             )
@@ -479,7 +484,8 @@ async def run_steps(server: Server, variant: str, args: argparse.Namespace) -> l
 
 
 HEADER = (
-    "tables  acts/s actorp50 actorp99  lastp50  lastp99  srvCPU  RSS MB   gc n/max  lag99"
+    "tables  acts/s actorp50 actorp99  lastp50  lastp99  srvCPU us/act  RSS MB   gc n/max gcms/s"
+    "  lag99"
     "   err races genCPU  steal"
 )
 

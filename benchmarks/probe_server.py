@@ -4,10 +4,12 @@ garbage collector's pauses and the event loop's lag to a file once a second.
     python benchmarks/probe_server.py STATS_FILE CPU -- serve --config ... --port ...
 
 Each line of STATS_FILE is a JSON object: ``t`` (monotonic seconds), ``gc`` (pauses since
-the last line: ``[generation, seconds]``) and ``lag`` (event-loop lag samples in seconds,
-each the overshoot of a 50 ms sleep). The probes cost little: one callback per collection and
-one timer every 50 ms. With ``PROBE_GC_CENSUS=FILE`` in its environment, SIGUSR1 counts the
-cyclic garbage the server makes (``_census``; ``benchmarks/gc_census.py``).
+the last line: ``[generation, seconds, CPU seconds]``, the pause and the thread's CPU time in
+it, which time taken by other processes on the core does not inflate) and ``lag`` (event-loop
+lag samples in seconds, each the overshoot of a 50 ms sleep). The probes cost little: one
+callback per collection and one timer every 50 ms. With ``PROBE_GC_CENSUS=FILE`` in its
+environment, SIGUSR1 counts the cyclic garbage the server makes (``_census``;
+``benchmarks/gc_census.py``).
 """
 
 from __future__ import annotations
@@ -26,15 +28,17 @@ from typing import Any
 
 PAUSES: list[list[float]] = []
 LAGS: list[float] = []
-_started: dict[int, float] = {}
+_started: dict[int, tuple[float, float]] = {}
 
 
 def _on_gc(phase: str, info: dict[str, Any]) -> None:
     if phase == "start":
-        _started[info["generation"]] = time.perf_counter()
+        _started[info["generation"]] = (time.perf_counter(), time.thread_time())
     elif info["generation"] in _started:
-        began = _started.pop(info["generation"])
-        PAUSES.append([info["generation"], time.perf_counter() - began])
+        began, cpu = _started.pop(info["generation"])
+        PAUSES.append(
+            [info["generation"], time.perf_counter() - began, time.thread_time() - cpu]
+        )
 
 
 async def _lag_probe() -> None:

@@ -172,6 +172,65 @@ def test_a_tick_walks_only_the_youngest_generation() -> None:
     assert gc.get_count() == (0, 0, 0)  # no generation-1 collection is owed after a tick
 
 
+def walks_of(collector: Collector, ticks: int, garbage: bool = False) -> list[bool]:
+    """Whether each of ``ticks`` ticks walked what is new (with a cycle of garbage made
+    before each one, with ``garbage``)."""
+    walked: list[bool] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            walked[-1] = True
+
+    gc.callbacks.append(note)
+    try:
+        for n in range(ticks):
+            if garbage:
+                Cycle()
+            walked.append(False)
+            assert collector.run_once(now=1.0 + n) == "young"
+    finally:
+        gc.callbacks.remove(note)
+    return walked
+
+
+def test_a_walk_that_finds_no_garbage_is_followed_by_ticks_that_only_freeze() -> None:
+    """Playing makes next to no cyclic garbage: most ticks freeze what is new unwalked."""
+    collector = Collector(CollectorPolicy(base=0), memory=lambda: 1000, walk_every=4)
+    collector.policy.settled(now=0.0, memory=1000)
+    gc.collect()
+    assert walks_of(collector, 8) == [True, False, False, False, True, False, False, False]
+    kept = {"tables": [object()]}
+    assert walks_of(collector, 1) == [True]
+    kept_too = {"tables": [object()]}
+    assert walks_of(collector, 1) == [False]
+    # what is new is frozen all the same, walked or not: out of later walks
+    assert all(o is not kept and o is not kept_too for o in gc.get_objects())
+
+
+def test_while_walks_find_garbage_every_tick_walks() -> None:
+    collector = Collector(CollectorPolicy(base=0), memory=lambda: 1000, walk_every=4)
+    collector.policy.settled(now=0.0, memory=1000)
+    gc.collect()
+    assert walks_of(collector, 3, garbage=True) == [True, True, True]
+    assert walks_of(collector, 3) == [True, False, False]  # the first to find none
+
+
+def test_garbage_made_between_walks_is_frozen_until_a_thaw() -> None:
+    memory = [1000]
+    collector = Collector(CollectorPolicy(base=0), memory=lambda: memory[0], walk_every=4)
+    collector.policy.settled(now=0.0, memory=memory[0])
+    gc.collect()
+    assert collector.run_once(now=1.0) == "young"  # a walk, finding nothing
+    garbage = Cycle()
+    gone = weakref.ref(garbage)
+    del garbage
+    assert collector.run_once(now=2.0) == "young"  # frozen unwalked
+    assert gone() is not None
+    memory[0] = 1600
+    assert collector.run_once(now=61.0) == "thaw"
+    assert gone() is None
+
+
 def test_a_thaw_reclaims_cycles_that_were_frozen_alive() -> None:
     memory = [1000]
     collector = settled(memory)
@@ -200,7 +259,7 @@ def test_a_tick_reads_what_the_host_holds() -> None:
     assert collector.policy.held_at_thaw == 100
 
 
-async def test_while_running_only_the_youngest_collections_start_by_themselves() -> None:
+async def test_while_running_no_collection_starts_by_itself() -> None:
     before = gc.get_threshold()
     ticks = [0]
 
@@ -211,8 +270,8 @@ async def test_while_running_only_the_youngest_collections_start_by_themselves()
     collector = Collector(tick=0.001, memory=reading)
     collector.start()
     try:
-        # (generation 1 waits for the tick's freeze however late the loop runs it)
-        assert gc.get_threshold() == (before[0], NEVER, NEVER)
+        # (what is new waits for the tick's freeze however late the loop runs it)
+        assert gc.get_threshold() == (NEVER, NEVER, NEVER)
         async with asyncio.timeout(5):
             while ticks[0] < 3:  # the start's reading, then ticks
                 await asyncio.sleep(0.001)

@@ -4,16 +4,17 @@ A full (generation 2) collection walks every object the server holds: with a tho
 that is hundreds of milliseconds during which no table moves, and Python starts one whenever
 enough objects have survived the young collections. The policy here takes those away:
 
-* automatic collections of generations 1 and 2 are off (the youngest still collects
-  automatically);
-* every ``tick`` seconds (a tenth of a second) the youngest generation is collected and what
-  survived is frozen (``gc.freeze``), so that the next young collections walk only what is
-  new, and what survives a youngest collection is frozen without being walked again (by a
-  generation-1 collection: with a tick of a second those took some 14-35 ms each, 5 a second,
-  at 1,500 MCR tables, for the table states and views that live until their table's next
-  action; with the tick alone, a loop late by a second still let them start). A cycle that
-  became garbage after surviving a youngest collection is frozen with the rest; the thaw
-  below is what reclaims such garbage (playing makes next to none, see below);
+* automatic collections are off, of every generation;
+* every ``tick`` seconds (a tenth of a second) what is new is frozen (``gc.freeze``), so that
+  no collection walks it again (by a generation-1 collection: with a tick of a second those
+  took some 14-35 ms each, 5 a second, at 1,500 MCR tables, for the table states and views
+  that live until their table's next action). Every ``walk_every``-th tick first collects the
+  youngest generation, what is new since the last tick: playing makes next to no cyclic
+  garbage (see below), so most walks of what is new find none, and each cost some 2-3 ms at
+  1,500 MCR tables, 10 a second, ~4% of the server's CPU, for nothing. A walk that finds
+  garbage is a sign of a source of it: the ticks then walk every time until one finds none.
+  A cycle frozen before it became garbage (or, between walks, as garbage) is frozen with
+  the rest; the thaw below is what reclaims such garbage;
 * a thaw (``gc.unfreeze``, a full collection, ``gc.freeze``) reclaims the cycles that were
   frozen in passing, only once there is evidence of such garbage: memory in use beyond
   ``growth`` times what the rooms and connections now held explain, at least ``spacing``
@@ -58,10 +59,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
-#: Seconds between two young collections with their freeze: short enough that the
-#: interpreter's own generation-1 collections (each walking every survivor since the last
-#: freeze) hardly ever come first.
+#: Seconds between two freezes of what is new: short enough that a walk of it (every
+#: ``WALK_EVERY``-th tick) is short.
 TICK = 0.1
+#: One tick in this many collects the youngest generation before it freezes (every one,
+#: while those walks find garbage).
+WALK_EVERY = 10
 #: How much the memory in use may exceed what is held explains before a thaw.
 GROWTH = 1.5
 #: The least seconds between two thaws.
@@ -147,10 +150,16 @@ class CollectorPolicy:
         return "young"
 
 
-def young() -> None:
-    """Collect the youngest generation, freeze the survivors (and with them those of the
-    youngest collections since the last tick, unwalked: see the module's note)."""
-    gc.collect(0)
+def young() -> int:
+    """Collect the youngest generation (what is new since the last freeze), freeze the
+    survivors; the number of unreachable objects found."""
+    found = gc.collect(0)
+    gc.freeze()
+    return found
+
+
+def freeze_unwalked() -> None:
+    """Freeze what is new without a walk (a tick between walks)."""
     gc.freeze()
 
 
@@ -163,9 +172,9 @@ def thaw() -> None:
 
 class Collector:
     """Runs ``CollectorPolicy`` every ``tick`` seconds on the running loop from ``start`` to
-    ``stop``; ``stop`` gives the collector back its automatic generation-1 and full
-    collections. ``held`` counts the rooms and connections the host holds (see the module's
-    note)."""
+    ``stop``; ``stop`` gives the collector back its automatic collections. ``held`` counts
+    the rooms and connections the host holds (see the module's note). One tick in
+    ``walk_every`` walks what is new (every tick while the walks find garbage)."""
 
     def __init__(
         self,
@@ -173,12 +182,15 @@ class Collector:
         tick: float = TICK,
         memory: Callable[[], int] = sys.getallocatedblocks,
         held: Callable[[], int] = nothing_held,
+        walk_every: int = WALK_EVERY,
     ) -> None:
         self.policy = policy or CollectorPolicy()
         self.tick = tick
         self.memory = memory
         self.held = held
+        self.walk_every = walk_every
         self.thaws = 0
+        self._unwalked = 0  # ticks until the next walk
         self._task: asyncio.Task[None] | None = None
         self._thresholds = gc.get_threshold()
 
@@ -191,7 +203,7 @@ class Collector:
         resumes back by some 0.1 s."""
         loop = asyncio.get_running_loop()
         self._thresholds = gc.get_threshold()
-        gc.set_threshold(self._thresholds[0], NEVER, NEVER)
+        gc.set_threshold(NEVER, NEVER, NEVER)
         gc.freeze()
         if base is not None:
             self.policy.base = base
@@ -199,15 +211,19 @@ class Collector:
         self._task = loop.create_task(self._run())
 
     def run_once(self, now: float) -> Step:
-        """Carry out the collection due at ``now``; says which it was."""
+        """Carry out the collection due at ``now``; says which it was (``young``: a freeze,
+        with or without a walk of what is new)."""
         before = self.memory()
         due = self.policy.step(now, before, self.held())
         if due == "thaw":
             thaw()
             self.thaws += 1
             self.policy.settled(now, self.memory(), self.held(), before)
+        elif self._unwalked > 0:
+            self._unwalked -= 1
+            freeze_unwalked()
         else:
-            young()
+            self._unwalked = 0 if young() else self.walk_every - 1
         return due
 
     async def _run(self) -> None:

@@ -326,8 +326,11 @@ class Room:
                 outcome = await outcome  # of an awaitable is slow; most jobs give a tuple)
             result, effects = outcome
         except GameError as exc:
+            # A refusal, answered as it is: without its traceback, which held this frame
+            # (and the frame the future, the future the error: a cycle, garbage a dozen
+            # objects a refusal that only a collection would reclaim).
             if not future.done():
-                future.set_exception(exc)
+                future.set_exception(exc.with_traceback(None))
             return
         except Exception as exc:
             # The job may have changed the table before it failed, with effects nobody will
