@@ -155,39 +155,41 @@ class Output:
 
     def _listening(self) -> list[Seat]:
         """The people's seats that messages can reach: those connected."""
-        slots = self.seats.slots
-        return [s for s in self.seats.humans() if slots[s].connected]
+        return [s for s, slot in enumerate(self.seats.slots)
+                if slot.kind == "human" and slot.connected]
 
     def _send_events(self, events: tuple[Event, ...]) -> list[Effect]:
         """An ``event`` message to every viewer that may see each event, in the order of the
         events (for each: the seats, then the spectators).
 
-        Each event's JSON is written once and put in every viewer's frame between that
-        viewer's own version and the end (``_event_frame``): only the version differs."""
-        sends: list[Effect] = []
+        Each event's JSON is written once and put in every viewer's frame after that
+        viewer's own beginning (its version, written once per viewer for all the events):
+        only the version differs. The frame is the message as orjson writes it, key for key."""
+        if not events:
+            return []
         targets: list[Seat | None] = [*self._listening()]
         if self.watched():
             targets.append(None)
-        if not events or not targets:
-            return sends
-        versions = {seat: self.shown_version(SPECTATORS if seat is None else seat)
-                    for seat in targets}
-        head = b'{"type":"event","room":%b,"version":' % orjson.dumps(self.room_id)
+        if not targets:
+            return []
+        room = self.room_id
+        head = b'{"type":"event","room":%b,"version":' % orjson.dumps(room)
+        shown = self.viewers.shown_version
+        viewers = []
+        for seat in targets:
+            target = SPECTATORS if seat is None else seat
+            version = shown(target)
+            viewers.append((seat, target, version, b"%b%d" % (head, version)))
+        sends: list[Effect] = []
         for event in events:
             message = {"kind": event.kind, "data": dict(event.data)}
-            body = orjson.dumps(message)
-            for seat in targets:
-                if event.visible_to(seat):
-                    target = SPECTATORS if seat is None else seat
-                    version = versions[seat]
-                    sends.append(Send(target, self._event_message(version, message),
-                                      b"%b%d,\"event\":%b}" % (head, version, body)))
+            tail = b',"event":%b}' % orjson.dumps(message)
+            audience = event.audience
+            for seat, target, version, begun in viewers:
+                if audience is None or (seat is not None and seat in audience):
+                    sends.append(Send(target, {"type": "event", "room": room, "version": version,
+                                               "event": message}, begun + tail))
         return sends
-
-    def _event_message(self, version: int, event: dict[str, Any]) -> dict[str, Any]:
-        """An event carries the version of the last state its viewer was sent. Its frame
-        (written in ``_send_events``) is this message as orjson writes it, key for key."""
-        return {"type": "event", "room": self.room_id, "version": version, "event": event}
 
 
 def _deadline_ms(waiting: Waiting | None, now: float) -> int | None:
