@@ -126,10 +126,10 @@ class Output:
         In a claim window, *who* is asked reveals who can claim the tile, so the engine's
         ``public_to_act`` narrows what is public; a seat always knows that it is itself asked.
         """
-        waiting = set(self.decisions.waiting)
+        waiting = self.decisions.waiting.keys()
         if self.state is None:
-            return waiting
-        return waiting & set(self.engine.public_to_act(self.state))
+            return set(waiting)
+        return waiting & self.engine.public_to_act(self.state)  # (a new set)
 
     def _broadcast_states(self, now: float) -> list[Effect]:
         """A state message for every viewer whose state changed in anything but the version
