@@ -64,7 +64,7 @@ class Output:
             "public_waiting": public,
             "to_act": sorted(public),
             "deal": deal,
-            "unseeded": {**deal, "seed": None},
+            "unseeded": _seeded(deal, None),
         }
 
     def _waiting_of(self, seat: Seat | None) -> Waiting | None:
@@ -78,21 +78,21 @@ class Output:
         to_act = common["to_act"]
         if waiting is not None and seat not in common["public_waiting"]:
             to_act = sorted(common["public_waiting"] | {seat})  # a seat knows it is asked
-        return {
-            "type": "state",
-            "room": self.room_id,
-            "variant": self.engine.name,
-            "phase": self.phase,
+        return {  # (keys in sorted order, as they are written: see ``_seeded``)
+            "deal": self._deal_for(seat, common),
             "hand": self.match.hand,
-            "totals": common["totals"],
-            "seats": common["seats"],
-            "you": seat,
-            "to_act": to_act,
-            "view": self.engine.view(self.state, seat) if self.state is not None else None,
+            "phase": self.phase,
             "preset": self.preset,
             "private": self.private,
             "rematch": self.rematch,
-            "deal": self._deal_for(seat, common),
+            "room": self.room_id,
+            "seats": common["seats"],
+            "to_act": to_act,
+            "totals": common["totals"],
+            "type": "state",
+            "variant": self.engine.name,
+            "view": self.engine.view(self.state, seat) if self.state is not None else None,
+            "you": seat,
         }
 
     def _deal_common(self) -> dict[str, Any]:
@@ -105,9 +105,9 @@ class Output:
         hand = match.hand if playing or self.state is None else match.hand + 1
         over = self.phase == FINISHED or (not playing and match.ends_before(hand))
         return {
-            "scheme": match.scheme,
-            "hand": None if over else hand,
             "commitment": None if over else match.commitment(hand),
+            "hand": None if over else hand,
+            "scheme": match.scheme,
             "seed_hand": None if over or not match.fair else self.seed_hand(),
         }
 
@@ -118,7 +118,7 @@ class Output:
         own = None
         if seat is not None and common["deal"]["seed_hand"] is not None:
             own = self.match.client_seeds.get(seat)
-        return common["unseeded"] if own is None else {**common["deal"], "seed": own}
+        return common["unseeded"] if own is None else _seeded(common["deal"], own)
 
     def _public_waiting(self) -> set[Seat]:
         """The waiting seats every viewer may know about.
@@ -190,6 +190,16 @@ class Output:
                     sends.append(Send(target, {"type": "event", "room": room, "version": version,
                                                "event": message}, begun + tail))
         return sends
+
+
+def _seeded(deal: dict[str, Any], seed: str | None) -> dict[str, Any]:
+    """``deal`` (of ``_deal_common``) with a viewer's client ``seed``.
+
+    Its keys in sorted order, as every dict of a state is built where it can be: a state is
+    written with sorted keys (``Viewers``), which costs a fifth less for dicts already in
+    order."""
+    return {"commitment": deal["commitment"], "hand": deal["hand"], "scheme": deal["scheme"],
+            "seed": seed, "seed_hand": deal["seed_hand"]}
 
 
 def _deadline_ms(waiting: Waiting | None, now: float) -> int | None:

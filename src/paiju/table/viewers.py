@@ -129,12 +129,12 @@ def _with_counters(version: int, deadline_ms: int | None, decision_version: int 
     """The state as sent: its counters, then its content as ``_content`` encoded it (one
     encoding for the digest and the wire). The counters are whole numbers or null, written
     as orjson writes them."""
+    counters = b'{"version":%d,"deadline_ms":%b,"decision_version":%b' % (
+        version, _number(deadline_ms), _number(decision_version))
     if body == b"{}":
-        return b'{"version":%d,"deadline_ms":%b,"decision_version":%b}' % (
-            version, _number(deadline_ms), _number(decision_version))
+        return counters + b"}"
     # (the content without its opening brace, not copied out of ``body`` first)
-    return b'{"version":%d,"deadline_ms":%b,"decision_version":%b,%b' % (
-        version, _number(deadline_ms), _number(decision_version), memoryview(body)[1:])
+    return b",".join((counters, memoryview(body)[1:]))
 
 
 def _number(value: int | None) -> bytes:

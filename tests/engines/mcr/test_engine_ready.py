@@ -12,8 +12,8 @@ from paiju.engines.mcr.hand import KNITTED_STRAIGHTS, waits
 from paiju.engines.mcr.ready import (
     NO_WAITS,
     SUIT_MEMO,
-    _suit_growth,
     _ready_waits,
+    _suit_growth,
     could_be_ready,
     ready_waits,
     sorted_hand_waits,

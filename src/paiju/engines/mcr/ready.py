@@ -79,7 +79,8 @@ SETS, SETS_AND_PAIR, BROKEN = 0, 1, 2
 #: keys are a suit's nine counts: some 405,000 can occur, most of them rarely, so a server
 #: that runs for weeks would in the end keep nearly all of them (~70 MB) if nothing were
 #: let go. Play comes back to a few thousand again and again: 120,000 actions of level-1
-#: bots met 28,700 distinct suits, and the most recent 16,384 answered 98% of the asks of the next 20,000.
+#: bots met 28,700 distinct suits, and the most recent 16,384 answered 98% of the asks of
+#: the next 20,000 actions.
 SUIT_MEMO = 16384
 
 
