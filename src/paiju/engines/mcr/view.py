@@ -259,7 +259,8 @@ def _renewed(
     assert isinstance(held, int)  # (a count of tiles: the hand is not over)
     return PlayerView(
         concealed_count=held,
-        discards=part["discards"] if discards == was[2] else _codes(discards),
+        # (a river that changed is new: a miss of ``_codes_of``, twice the cost of its codes)
+        discards=part["discards"] if discards == was[2] else [_CODES[t] for t in discards],
         flower_count=len(flowers),
         flowers=part["flowers"] if flowers == was[1] else _codes(flowers),
         melds=part["melds"] if melds == was[0] else [meld_json(m, reveal=False) for m in melds],
