@@ -63,3 +63,14 @@ def test_an_open_decision_is_renewed_exactly_when_its_key_changes() -> None:
     decisions.refresh(engine, replace(state, total=3, version=2), 3, 0.0, {})
     renewed = decisions.waiting[0]
     assert renewed is not first and renewed.version == 3 and renewed.legal == ("play", True)
+
+
+def test_an_open_decision_keeps_its_fields_in_slots_not_an_instance_dict() -> None:
+    """One per open decision of every room in memory: 80 bytes, not 120 with a dict."""
+    from paiju.table.decisions import Waiting
+
+    waiting = Waiting(3, None, ("pass",))
+    assert not hasattr(waiting, "__dict__")
+    waiting.shown_from = 7  # (the viewers set it when the seat is first shown the decision)
+    assert (waiting.version, waiting.shown_from, waiting.options(RaceEngine(), 0)) == (
+        3, 7, ("pass",))

@@ -39,7 +39,7 @@ class TableSettings:
         return float(self.timers.get(kind, self.timers.get("default", 0.0)))
 
 
-@dataclass
+@dataclass(slots=True)  # (one per open decision of every room: no instance dict)
 class Waiting:
     """A seat the game waits for: since which version, until when, and what it may do
     (``legal``: the engine's ``legal_key`` of the seat's options, not always the list).

@@ -66,16 +66,18 @@ class Viewers:
         older version stays valid for its own decision."""
         body = _content(content)
         seen = _digest_of(body)
-        changed = self._last_shown.get(target) != seen
-        if changed:
-            self._last_shown[target] = seen
-            self._seen[target] = self.shown_version(target) + 1
-        if waiting is not None and waiting.shown_from is None:
-            waiting.shown_from = self.shown_version(target)
-        if not changed:
+        version = self._seen.get(target, self._floor)
+        if self._last_shown.get(target) == seen:
+            if waiting is not None and waiting.shown_from is None:
+                waiting.shown_from = version
             return None
-        version = self.shown_version(target)
-        decision_version = waiting.shown_from if waiting is not None else None
+        self._last_shown[target] = seen
+        version = self._seen[target] = version + 1
+        decision_version = None
+        if waiting is not None:
+            if waiting.shown_from is None:
+                waiting.shown_from = version
+            decision_version = waiting.shown_from
         content["version"] = version
         content["deadline_ms"] = deadline_ms
         content["decision_version"] = decision_version
@@ -129,7 +131,10 @@ def _with_counters(version: int, deadline_ms: int | None, decision_version: int 
     as orjson writes them."""
     counters = b'{"version":%d,"deadline_ms":%b,"decision_version":%b' % (
         version, _number(deadline_ms), _number(decision_version))
-    return counters + b"}" if body == b"{}" else counters + b"," + body[1:]
+    if body == b"{}":
+        return counters + b"}"
+    # (the content without its opening brace, not copied out of ``body`` first)
+    return b",".join((counters, memoryview(body)[1:]))
 
 
 def _number(value: int | None) -> bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 
@@ -10,10 +11,13 @@ import pytest
 from paiju.engines.mcr.hand import KNITTED_STRAIGHTS, waits
 from paiju.engines.mcr.ready import (
     NO_WAITS,
+    SUIT_MEMO,
     _ready_waits,
+    _suit_growth,
     could_be_ready,
     ready_waits,
     sorted_hand_waits,
+    suit_class,
 )
 from paiju.engines.mcr.tiles import TERMINALS_AND_HONORS, Tile, full_set
 
@@ -97,3 +101,26 @@ def test_a_sorted_hand_has_the_waits_of_the_hand_and_the_memo_keeps_it_as_given(
     before = sys.getrefcount(listed)
     ready_waits(listed)
     assert sys.getrefcount(listed) == before  # (a sorted copy is the key)
+
+
+def test_the_memos_of_one_suit_keep_a_bounded_number_and_answer_as_computed_afresh() -> None:
+    """A long-running server meets ever more of a suit's ~405,000 possible counts: the memos
+    keyed by them let the oldest go, and an answer given again after its entry went is the
+    same; waits built on them still match the reference."""
+    suit_class.cache_clear()
+    _suit_growth.cache_clear()
+    suits = (c for c in itertools.product(range(5), repeat=9) if sum(c) <= 14)
+    asked = list(itertools.islice(suits, SUIT_MEMO + 2000))  # more than either memo keeps
+    first = [(suit_class(c), _suit_growth(c)) for c in asked]
+    for memo in (suit_class, _suit_growth):
+        info = memo.cache_info()
+        assert info.maxsize is not None and info.currsize <= info.maxsize <= SUIT_MEMO
+    assert suit_class.cache_info().currsize == SUIT_MEMO
+    # The earliest entries were let go: asked again they are worked out afresh, the same.
+    again = [(suit_class(c), _suit_growth(c)) for c in asked[:500]]
+    assert again == first[:500]
+    assert again == [(suit_class.__wrapped__(c), _suit_growth.__wrapped__(c)) for c in asked[:500]]
+    assert {k for k, _ in first} == {0, 1, 2}  # (all three classes were among them)
+    _ready_waits.cache_clear()
+    for hand in _hands(7, 4):
+        assert ready_waits(hand) == waits(hand)

@@ -7,6 +7,7 @@ unrelated states between two of one hand). A deliberately broken memo is caught.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -303,3 +304,26 @@ def test_the_parts_of_a_deal_share_one_empty_list_of_each_kind() -> None:
     assert all(p["flowers"] is not parts[0]["discards"] for p in parts if p["flowers"])
     for viewer in (None, 0, 1, 2, 3):
         assert orjson.dumps(engine.view(state, viewer)) == fresh_view(state, viewer)
+
+
+def test_a_river_that_grew_is_written_without_the_shared_cache() -> None:
+    """Every discard makes a new river, seen once per table: its codes are written straight
+    (a miss of the cache all tables share costs twice as much, and the river would stay
+    there) and kept with its seat's part."""
+    states = list(random_hand(31, random.Random(31), "eligible"))
+    engine = McrEngine()
+    grown = 0
+    for before, after in itertools.pairwise(states):
+        if OVER in (before.phase, after.phase):
+            break
+        engine.view(before, 0)
+        if before.melds != after.melds or before.flowers != after.flowers:
+            continue  # (a new meld's or flower's codes come through the cache)
+        view_module._codes_of.cache_clear()
+        view = engine.view(after, 0)
+        for seat in range(4):
+            river = after.discards[seat]
+            assert view["players"][seat]["discards"] == [view_module._CODES[t] for t in river]
+            grown += len(river) > len(before.discards[seat])
+        assert view_module._codes_of.cache_info().currsize == 0
+    assert grown > 10, "the seed no longer makes rivers grow"

@@ -10,7 +10,7 @@ a knitted straight present).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from paiju.engines.mcr.hand import (
     KNITTED_STRAIGHTS,
@@ -75,7 +75,16 @@ def _near_special(hand: Sequence[Tile], c: Sequence[int], packs: int) -> bool:
 SETS, SETS_AND_PAIR, BROKEN = 0, 1, 2
 
 
-@cache
+#: Entries kept by the memos of one suit's counts (``suit_class``, ``_suit_growth``). Their
+#: keys are a suit's nine counts: some 405,000 can occur, most of them rarely, so a server
+#: that runs for weeks would in the end keep nearly all of them (~70 MB) if nothing were
+#: let go. Play comes back to a few thousand again and again: 120,000 actions of level-1
+#: bots met 28,700 distinct suits, and the most recent 16,384 answered 98% of the asks of
+#: the next 20,000 actions.
+SUIT_MEMO = 16384
+
+
+@lru_cache(maxsize=SUIT_MEMO)
 def suit_class(c: tuple[int, ...]) -> int:
     """How one suit's 9 counts split: only sets, sets and one pair (将), or neither."""
     total = sum(c)
@@ -138,7 +147,7 @@ def regular_waits(c: list[int]) -> list[Tile]:
     return out
 
 
-@cache
+@lru_cache(maxsize=SUIT_MEMO // 4)  # (asked about 1 suit in 17 as often as ``suit_class``)
 def _suit_growth(c: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """(rank, class after adding it) for every rank whose addition leaves the suit unbroken."""
     out = []
