@@ -19,7 +19,7 @@ server's own CPU seconds, which other load on the machine does not inflate. Not 
 figures depend on the machine.
 
     .venv/bin/python benchmarks/recovery.py [--rooms 1000] [--actions 60 500]
-        [--variant dragon] [--old 89d5626] [--work DIR]
+        [--variant dragon] [--old 89d5626] [--work DIR] [--snapshot-every N]
 """
 
 from __future__ import annotations
@@ -63,9 +63,11 @@ def compiled(src: Path) -> None:
 # ---------------------------------------------------------------- making the databases
 
 
-async def generate(db: str, rooms: int, actions: int, variant: str, out: str) -> None:
+async def generate(db: str, rooms: int, actions: int, variant: str, out: str,
+                   snapshot_every: int | None = None) -> None:
     """Run with the code under test on ``PYTHONPATH``: its own RoomManager plays each room
-    (the player always answers with its first legal action; bots act at once)."""
+    (the player always answers with its first legal action; bots act at once), taking a
+    snapshot every ``snapshot_every`` actions of a hand (default: that code's own)."""
     import logging
 
     import structlog
@@ -78,8 +80,9 @@ async def generate(db: str, rooms: int, actions: int, variant: str, out: str) ->
 
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.CRITICAL))
     empty = tempfile.mkdtemp()
+    every = {} if snapshot_every is None else {"snapshot_every": snapshot_every}
     config = ServerConfig(rooms_dir=empty, bot_delay=0.0, between_hands=0.0,
-                          timers={"default": 600.0}, max_rooms=rooms + 10)
+                          timers={"default": 600.0}, max_rooms=rooms + 10, **every)
     store = SqliteStore(db)
     manager = RoomManager(config, store)
     tokens = []
@@ -235,18 +238,22 @@ def measure(src: Path, db: Path, tokens: list[list[str]], work: Path, concurrenc
 
 def make_database(src: Path, work: Path, name: str, args: argparse.Namespace, actions: int
                   ) -> tuple[Path, list[list[str]]]:
-    db, out = work / f"{name}-{actions}.sqlite3", work / f"{name}-{actions}.json"
+    every = args.snapshot_every if name == "new" else None
+    stem = f"{name}-{actions}" + ("" if every is None else f"-every{every}")
+    db, out = work / f"{stem}.sqlite3", work / f"{stem}.json"
     if not db.exists():
         env = {**os.environ, "PYTHONPATH": str(src)}
+        extra = [] if every is None else [str(every)]
         subprocess.run([sys.executable, __file__, "generate", str(db), str(args.rooms),
-                        str(actions), args.variant, str(out)], env=env, check=True)
+                        str(actions), args.variant, str(out), *extra], env=env, check=True)
     return db, json.loads(out.read_text())
 
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "generate":
         db, rooms, actions, variant, out = sys.argv[2:7]
-        asyncio.run(generate(db, int(rooms), int(actions), variant, out))
+        every = int(sys.argv[7]) if len(sys.argv) > 7 else None
+        asyncio.run(generate(db, int(rooms), int(actions), variant, out, every))
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=1000)
@@ -256,6 +263,9 @@ def main() -> None:
     parser.add_argument("--work", help="folder for the databases (default: a temporary one)")
     parser.add_argument("--concurrency", type=int, default=50, help="resumes in flight")
     parser.add_argument("--codes", default="old,new", help="which code to measure: old,new")
+    parser.add_argument("--snapshot-every", type=int, default=None,
+                        help="the new code's rooms snapshot every N actions of a hand "
+                             "(default: its server's setting)")
     parser.add_argument("--limit", type=float, default=600.0,
                         help="seconds to wait for the restarted server's port")
     args = parser.parse_args()

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
+
 from paiju.table.commands import Act, Join, Ready, SendSeed
 from paiju.table.effects import ActionRecord, Effect, Persist, Send
 from paiju.table.records import Record
@@ -185,3 +187,35 @@ def test_a_deal_due_when_the_server_stopped_is_made_after_the_restart() -> None:
     again.tick(5.0)
     assert again.phase == PLAYING and again.state == table.state
     assert again.match.dealt_seeds == table.match.dealt_seeds  # ann's seed kept
+
+
+@pytest.mark.parametrize("every", [3, 4])
+def test_a_rarer_snapshot_restores_the_same_table_after_any_action(every: int) -> None:
+    # A server set to snapshot every ``every`` actions: stopped after any action of a hand,
+    # its room comes back from the last snapshot and at most ``every - 1`` actions.
+    settings = TableSettings(timers={"claim": 20.0, "turn": 30.0}, bot_delay=0.5,
+                             between_hands=3.0, restore_grace=15.0, snapshot_every=every)
+    engine = RaceEngine()
+    table = new_table(engine, settings)
+    effects = table.handle(None, Join("ann"), 0.0) + table.handle(None, Join("bob"), 0.0)
+    effects += table.handle(0, Ready(), 0.0) + table.handle(1, Ready(), 0.0)
+    hand, played = table.hand, 0
+    while table.phase == PLAYING and table.hand == hand:
+        seat = min(table.decisions.waiting)
+        legal = sorted(table.engine.legal_actions(table.state, seat))
+        effects += table.handle(seat, Act(table.shown_version(seat), legal[0]), 0.0)
+        played += 1
+        stored = records(effects)
+        snapshots = [r.seq for r in stored if r.kind == "snapshot" and r.state is not None]
+        assert snapshots == list(range(every, played + 1, every))
+        last = max(i for i, r in enumerate(stored) if r.kind == "snapshot")
+        CountingApplies.applied = 0
+        again = new_table(CountingApplies(), settings)
+        rebuild = Rebuild(again)
+        for record in stored[last:]:
+            rebuild.apply(record)
+        rebuild.finish(1.0, {})
+        assert CountingApplies.applied == (played % every if snapshots else played)
+        assert (again.state, again.seq, again.phase) == (table.state, table.seq, table.phase)
+        assert sorted(again.decisions.waiting) == sorted(table.decisions.waiting)
+    assert played >= every + 1

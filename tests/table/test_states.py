@@ -131,3 +131,38 @@ def test_dataclasses_of_any_number_of_fields_are_written_in_field_order() -> Non
         "D": tag + "Flat", "F": ["x", 1, False, {"S": [12, 3]}]}
     with pytest.raises(StateCodecError):
         encode_state(Lone(math.nan))  # type: ignore[arg-type]
+
+
+def _json_order(items: list[object]) -> list[object]:
+    """The order a set's items are stored in, by definition: their JSON text, keys sorted."""
+    return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+
+
+def test_sets_are_stored_in_the_order_of_their_items_json_text() -> None:
+    # Integers by their text, not their value ("12" before "3"); negative ones too.
+    assert encode_state(frozenset({3, 12, -1, 100, 0})) == {"S": [-1, 0, 100, 12, 3]}
+    assert encode_state(frozenset()) == {"S": []}
+    tag = "tests.table.test_states:"
+    flats = frozenset({Flat("peng", 3, False, None), Flat("chi", 12, True, None),
+                       Flat("chi", 2, False, None), Flat("é", 1, True, None)})
+    stored = encode_state(flats)["S"]
+    assert stored == _json_order([encode_state(f) for f in flats])
+    # (The standard library's text: "é" as "\\u00e9", before any letter.)
+    assert [f["F"][:2] for f in stored] == [["é", 1], ["chi", 12], ["chi", 2], ["peng", 3]]
+    assert stored[0]["D"] == tag + "Flat"
+    # Asked again (its items' texts now remembered), the same order.
+    assert encode_state(flats)["S"] == stored
+    mixed = frozenset({1, "1", Lone(2), (4, 5)})
+    assert encode_state(mixed)["S"] == _json_order([encode_state(v) for v in mixed])
+
+
+def test_a_remembered_text_is_never_another_values_with_an_equal_key() -> None:
+    # True == 1 and hash(True) == hash(1): a set of ``Lone(1)`` is written after one of
+    # ``Lone(True)`` was, each with its own text (and so its own order among others).
+    tag = "tests.table.test_states:"
+    assert encode_state(frozenset({Lone(True), Lone(0)}))["S"] == [  # type: ignore[arg-type]
+        {"D": tag + "Lone", "F": [0]}, {"D": tag + "Lone", "F": [True]}]
+    assert encode_state(frozenset({Lone(1), Lone(0)}))["S"] == [
+        {"D": tag + "Lone", "F": [0]}, {"D": tag + "Lone", "F": [1]}]
+    assert encode_state(frozenset({Lone(True), Lone(10)}))["S"] == [  # type: ignore[arg-type]
+        {"D": tag + "Lone", "F": [10]}, {"D": tag + "Lone", "F": [True]}]
