@@ -69,6 +69,11 @@ class ServerConfig(BaseSettings):
     trustee_delay: Seconds = 1.0
     restore_grace: Seconds = 15.0
     snapshot_every: Count = 2
+    # Per variant, over ``snapshot_every``: an MCR action replays cheaply (no legality walk
+    # as dragon's has), so its rooms snapshot half as often (docs/operations.md).
+    snapshot_every_by_variant: dict[StrictStr, Count] = Field(
+        default_factory=lambda: {"mcr": 4}
+    )
     chain_check_delay: Seconds = 5.0
     history_key_file: StrictStr = ""
     timers: dict[StrictStr, Seconds] = Field(default_factory=lambda: {"turn": 30.0, "claim": 10.0})

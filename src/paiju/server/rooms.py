@@ -282,7 +282,9 @@ class RoomManager:
             trustee_after=int(stored.get("trustee_after", self.config.trustee_after)),
             trustee_delay=self.config.trustee_delay,
             restore_grace=self.config.restore_grace,
-            snapshot_every=self.config.snapshot_every,
+            snapshot_every=self.config.snapshot_every_by_variant.get(
+                created.variant, self.config.snapshot_every
+            ),
         )
         table = Table(
             created.room, engine, created.options, seed, settings, bot_factory, created.scheme
