@@ -16,7 +16,6 @@ from itertools import combinations
 
 from paiju.engines.shengji.cards import CANON_ORDER, sort_cards
 from paiju.engines.shengji.follow import legal_follows
-from paiju.engines.shengji.play import follow_position
 from paiju.engines.shengji.shapes import Unit, parse_units, runs
 from paiju.engines.shengji.state import ShengjiState
 
@@ -64,18 +63,21 @@ def listed_plays(state: ShengjiState, seat: int) -> tuple[frozenset[tuple[str, .
     """The cards of the listed ``play`` actions of the seat to play, each in canonical order
     (``make``'s), and whether they are all its plays.
 
-    Follows are enumerated by ``legal_follows`` and then kept only if ``FollowPosition.error``
-    (the rule of ``follow_error``, which ``apply`` validates with) accepts them, so the list
-    can never offer a play that ``apply`` refuses: there is one legality, not two.
+    Follows are the plays ``legal_follows`` enumerates, each legal by construction: of the
+    lead's size, from the hand, every card of the led suit held (or only such cards), and,
+    when the hand must follow the lead's shape, built around the first requirement the hand
+    meets (``follow._constructive``), which no stricter one the hand misses can refuse. They
+    are not judged again by ``FollowPosition.error`` (the rule ``apply`` validates with;
+    doing so was a seventh of a listing): the tests hold every listed follow of played
+    hands, throws, tractors, void and trump follows among them, to a fresh ``follow_error``.
     ``legal_follows`` lists fewer than ``FOLLOW_LIMIT`` plays exactly when it did not cut the
     list.
     """
     if not state.trick:
         return frozenset(lead_candidates(state, seat)), False
-    position = follow_position(state, seat)
     plays = legal_follows(
         state.lead_units,
-        position.suit,
+        state.ctx.suit_of(state.lead_units[0].cards[0]),
         state.hands[seat],
         state.ctx,
         min_length=state.opts["tractor_min_length"],
@@ -83,5 +85,4 @@ def listed_plays(state: ShengjiState, seat: int) -> tuple[frozenset[tuple[str, .
         limit=FOLLOW_LIMIT,
         order=CANON_ORDER,
     )
-    listed = frozenset(p for p in plays if position.error(p) is None)
-    return listed, len(plays) < FOLLOW_LIMIT
+    return frozenset(plays), len(plays) < FOLLOW_LIMIT
