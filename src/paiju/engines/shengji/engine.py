@@ -214,7 +214,7 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
             return _apply_bury(state, seat, action)
         if state.phase == "friend":
             return _apply_friend(state, action)
-        new, events = play_cards(state, seat, action.cards)
+        new, events = play_cards(state, seat, action.cards, checked=True)
         return Step(new.bump(), tuple(events))
 
     def view(self, state: ShengjiState, seat: Seat | None) -> ShengjiView:
