@@ -19,7 +19,10 @@ from paiju.engines.shengji.actions import Action, make
 from paiju.engines.shengji.bidding import legal_bids
 from paiju.engines.shengji.cards import full_pack, sort_cards
 from paiju.engines.shengji.follow import follow_error, legal_follows, multiset_combos
-from paiju.engines.shengji.legal import FOLLOW_LIMIT
+from paiju.engines.shengji.legal import FOLLOW_LIMIT, _pairs_of, lead_candidates
+from paiju.engines.shengji.play import play_cards
+from paiju.engines.shengji.shapes import parse_units
+from paiju.engines.shengji.shapes import runs as shape_runs
 from paiju.engines.shengji.state import Bid, ShengjiState
 from tests.conformance.games import game
 from tests.engines.shengji.test_engine import ENGINE, _new, _play_state
@@ -319,3 +322,54 @@ def test_a_cut_follow_list_holds_only_plays_the_full_follow_check_accepts() -> N
     assert ENGINE.legal_complete(state, 1) is False
     for play in listed:  # type: ignore[attr-defined]
         assert follow_error(state.lead_units, "S", state.hands[1], play, state.ctx) is None
+
+
+def test_a_play_checked_by_apply_is_not_judged_again_and_play_cards_alone_still_judges() -> None:
+    """``apply`` judges a play once (``check_action``) and hands it to ``play_cards`` as
+    checked; ``play_cards`` called alone still refuses what the rules refuse."""
+    state = _play_state(["S3 S3 S5", "S4 S6 C2", "C3 C4 C5", "C6 C7 C8"])
+    state = ENGINE.apply(state, 0, make("play", ["S3", "S3"])).state
+    for cards, code in [(("S4", "C2"), "must_follow_suit"), (("S4", "S7"), "card_not_in_hand")]:
+        assert refusal(state, 1, make("play", cards)) == code
+        with pytest.raises(IllegalAction) as info:
+            play_cards(state, 1, cards)
+        assert info.value.code == code
+    after, _ = play_cards(state, 1, ("S4", "S6"), checked=True)
+    assert after.hands[1] == ("C2",) and after.trick[-1].cards == ("S4", "S6")
+
+
+def _leads_by_shapes_runs(state: ShengjiState, seat: int) -> set[tuple[str, ...]]:
+    """The lead list as first written: tractors found by ``shapes.runs`` of the suit's
+    counts, length by length (``lead_candidates`` reads the suit's pair tokens once)."""
+    ctx, min_length = state.ctx, state.opts["tractor_min_length"]
+    hand = state.hands[seat]
+    out: set[tuple[str, ...]] = {(c,) for c in hand}
+    by_suit: dict[str, list[str]] = {}
+    for card in hand:
+        by_suit.setdefault(ctx.suit_of(card), []).append(card)
+    for cards in by_suit.values():
+        counts = Counter(cards)
+        out.update((c, c) for c in counts if counts[c] >= 2)
+        for length in range(max(2, min_length), len(cards) // 2 + 1):
+            found = [
+                sort_cards(c for m in ms for c in (m, m)) for ms in shape_runs(counts, length, ctx)
+            ]
+            if not found:
+                break
+            out.update(found)
+        units = parse_units(cards, ctx, min_length)
+        if len(units) > 1:
+            out.add(sort_cards(cards))
+            out.update(_pairs_of(units))
+    return out
+
+
+def test_the_lead_list_is_the_one_shapes_runs_finds_length_by_length() -> None:
+    tractors = 0
+    for seed in range(runs(60, 600)):
+        state = _dealt_play_state(seed)
+        for seat in range(4):
+            listed = lead_candidates(state, seat)
+            assert listed == _leads_by_shapes_runs(state, seat)
+            tractors += any(len(p) >= 4 and len(parse_units(p, state.ctx)) == 1 for p in listed)
+    assert tractors > 10

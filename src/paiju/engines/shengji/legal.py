@@ -11,12 +11,12 @@ not (``ShengjiEngine.check_action``), judged by the same rule functions.
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import combinations
+from collections.abc import Iterator
+from itertools import combinations, product
 
 from paiju.engines.shengji.cards import CANON_ORDER, sort_cards
 from paiju.engines.shengji.follow import legal_follows
-from paiju.engines.shengji.shapes import Unit, parse_units, runs
+from paiju.engines.shengji.shapes import Unit, pair_tokens, parse_units
 from paiju.engines.shengji.state import ShengjiState
 
 FOLLOW_LIMIT = 1500
@@ -34,11 +34,11 @@ def lead_candidates(state: ShengjiState, seat: int) -> set[tuple[str, ...]]:
     for card in hand:
         by_suit.setdefault(ctx.suit_of(card), []).append(card)
     for cards in by_suit.values():
-        counts = Counter(cards)
-        out.update((c, c) for c in counts if counts[c] >= 2)
-        for length in range(max(2, min_length), len(cards) // 2 + 1):
+        tokens = pair_tokens(cards, ctx)
+        out.update((c, c) for names in tokens.values() for c in names)
+        for length in range(max(2, min_length), len(tokens) + 1):
             found = False
-            for members in runs(counts, length, ctx):
+            for members in _runs(tokens, length):
                 found = True
                 out.add(sort_cards(c for m in members for c in (m, m)))
             if not found:
@@ -48,6 +48,15 @@ def lead_candidates(state: ShengjiState, seat: int) -> set[tuple[str, ...]]:
             out.add(sort_cards(cards))
             out.update(_pairs_of(units))
     return out
+
+
+def _runs(tokens: dict[int, list[str]], length: int) -> Iterator[tuple[str, ...]]:
+    """``shapes.runs`` of a suit's pair tokens (``pair_tokens``, worked out once per suit
+    rather than once per tractor length): one pair per value over ``length`` consecutive
+    values."""
+    for start in sorted(tokens):
+        if all(start + i in tokens for i in range(1, length)):
+            yield from product(*(tokens[start + i] for i in range(length)))
 
 
 def _pairs_of(units: list[Unit]) -> list[tuple[str, ...]]:
