@@ -312,7 +312,7 @@ def test_every_listed_follow_of_played_hands_passes_the_full_follow_check() -> N
     for seed in range(runs(30, 300)):
         _follow_every_listed_play(_dealt_play_state(seed), seed, met)
     awkward = ["failed throw", "throw", "tractor", "void", "short of the suit", "trump led",
-               "ruff offered", "shape to follow"]
+               "ruff offered", "shape to follow", "cut list"]
     assert all(met[case] for case in awkward), met
 
 
