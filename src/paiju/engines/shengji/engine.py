@@ -381,7 +381,7 @@ def _shown(state: ShengjiState, seat: Seat) -> tuple[list[str], bool]:
     if found is None:
         if state.phase == "play":
             plays, complete = _plays(state, seat)
-            found = sorted(["play " + " ".join(p) for p in plays]), complete
+            found = sorted(" ".join(("play", *p)) for p in plays), complete
         elif state.phase in BID_PHASES:
             listed, complete = _listed(state, seat)
             found = list(_bid_texts(listed)), complete
