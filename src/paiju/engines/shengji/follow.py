@@ -223,8 +223,6 @@ def legal_follows(
     """
     size = sum(u.size for u in lead_units)
     in_suit = [c for c in hand if ctx.suit_of(c) == suit]
-    if size == 1:  # a single (most leads): any card of the suit, else any card at all
-        return {(c,) for c in in_suit or hand}
     if len(in_suit) <= size:
         rest = [c for c in hand if ctx.suit_of(c) != suit]
         every = _every(rest, size - len(in_suit), limit, order)
