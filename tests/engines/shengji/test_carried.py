@@ -20,7 +20,7 @@ from paiju.core.rng import SeededRng
 from paiju.engines.base import EngineDefaults, MatchInfo
 from paiju.engines.shengji import actions as notation
 from paiju.engines.shengji.actions import Action
-from paiju.engines.shengji.bidding import _hand_bids, _joker_bid_ok, legal_bids
+from paiju.engines.shengji.bidding import _candidates, _joker_bid_ok, legal_bids
 from paiju.engines.shengji.cards import NT_LEVEL, RANK_NUMBER, full_pack, is_joker, sort_cards
 from paiju.engines.shengji.engine import ShengjiEngine, _work_out_listed
 from paiju.engines.shengji.follow import follow_error
@@ -230,8 +230,10 @@ def test_a_pass_keeps_the_spectator_view_but_who_is_to_act() -> None:
 def test_a_hand_bids_what_its_level_cards_and_jokers_make(
     hand: list[str], level: int, policy: str
 ) -> None:
-    """The bids read from only the level cards and jokers are the bids of every card."""
+    """The bids read from only the level cards and jokers (``_candidates``, by the bid cards
+    alone; the memo of ``_hand_bids`` is keyed by them) are the bids of every card."""
     held = tuple(sort_cards(hand))
+    state = changed(_state({"joker_bid": policy}), level=level, hands=(held, held, held, held))
     expected = []
     for card, count in sorted(Counter(held).items()):
         if is_joker(card) or RANK_NUMBER[card[1:]] == level:
@@ -240,7 +242,7 @@ def test_a_hand_bids_what_its_level_cards_and_jokers_make(
                 for n in range(1, count + 1)
                 if not is_joker(card) or _joker_bid_ok(card, n, policy, level == NT_LEVEL)
             ]
-    assert _hand_bids(held, 1, level, policy) == tuple(expected)
+    assert _candidates(state, 1) == tuple(expected)
 
 
 def test_the_tricks_shown_are_kept_only_while_they_begin_the_hands_tricks() -> None:

@@ -17,11 +17,16 @@ import pytest
 from paiju.core.errors import GameError, IllegalAction, MalformedAction
 from paiju.engines.shengji.actions import Action, make
 from paiju.engines.shengji.bidding import legal_bids
-from paiju.engines.shengji.follow import legal_follows, multiset_combos
-from paiju.engines.shengji.legal import FOLLOW_LIMIT
+from paiju.engines.shengji.cards import full_pack, sort_cards
+from paiju.engines.shengji.follow import follow_error, legal_follows, multiset_combos
+from paiju.engines.shengji.legal import FOLLOW_LIMIT, _pairs_of, lead_candidates
+from paiju.engines.shengji.play import play_cards
+from paiju.engines.shengji.shapes import parse_units
+from paiju.engines.shengji.shapes import runs as shape_runs
 from paiju.engines.shengji.state import Bid, ShengjiState
 from tests.conformance.games import game
 from tests.engines.shengji.test_engine import ENGINE, _new, _play_state
+from tests.scale import runs
 
 RULE_CODES = {"must_follow_suit", "must_follow_pair", "must_follow_tractor", "wrong_card_count"}
 
@@ -202,3 +207,169 @@ def test_the_view_offers_enough_to_build_any_play() -> None:
     ENGINE.apply(state, 1, ENGINE.parse_action(chosen))
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, 1, ENGINE.parse_action(f"play {' '.join(rest[:size])}"))
+
+
+# ------------------------------------------------- the listed follows, legal by construction
+
+#: Option sets the played hands below are dealt under: the follow rules read the tractor
+#: length and the draw policy, the trump context the ordering options.
+_FOLLOW_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"tractor_min_length": 3},
+    {"draw_policy": "no_format_draw"},
+    {"level_gap_adjacent": False, "offsuit_level_tractors": False, "joker_tractors": False},
+    {"nt_trumps": "jokers_only", "throw_evaluation": "highest"},
+]
+
+
+def _dealt_play_state(seed: int) -> ShengjiState:
+    """A play-phase state of a shuffled pack: a random level, trump suit (or no trump) and
+    option set, 25 cards a seat, eight buried."""
+    chooser = random.Random(seed)
+    pack = full_pack()
+    chooser.shuffle(pack)
+    options = _FOLLOW_OPTIONS[seed % len(_FOLLOW_OPTIONS)]
+    base = _new(f"follows/{seed}", **options)
+    landlord = chooser.randrange(4)
+    return replace(
+        base,
+        phase="play",
+        level=chooser.randint(2, 14),
+        trump_suit=chooser.choice(["S", "H", "C", "D", None]),
+        trump_set=True,
+        landlord=landlord,
+        leader=landlord,
+        hands=tuple(sort_cards(pack[25 * s : 25 * s + 25]) for s in range(4)),
+        dealt=100,
+        buried=sort_cards(pack[100:]),
+        kitty=sort_cards(pack[100:]),
+    )
+
+
+def _a_lead(state: ShengjiState, seat: int, chooser: random.Random) -> tuple[str, ...]:
+    """A listed lead, half the time one of the longest (whole-suit throws, tractors, throws
+    of two components), so that followers meet big and shaped leads."""
+    leads = sorted(ENGINE.legal_key(state, seat))  # type: ignore[arg-type]
+    if chooser.random() < 0.5:
+        longest = max(map(len, leads))
+        leads = [lead for lead in leads if len(lead) >= max(2, longest - 2)] or leads
+    return tuple(chooser.choice(leads))
+
+
+def _follow_every_listed_play(state: ShengjiState, seed: int, met: Counter[str]) -> None:
+    """Plays the hand out (leads from ``_a_lead``, follows picked from the list); at every
+    follow, checks each listed play with ``follow_error`` afresh and, where the list is
+    complete and the lead small, that every play it accepts is listed. ``met`` counts the
+    awkward positions met."""
+    chooser = random.Random(seed)
+    while state.phase == "play":
+        seat = state.turn()
+        assert seat is not None
+        if not state.trick:
+            lead = _a_lead(state, seat, chooser)
+            step = ENGINE.apply(state, seat, make("play", lead))
+            met["failed throw"] += any(e.kind == "throw_failed" for e in step.events)
+            state = step.state
+            units = state.lead_units
+            met["throw"] += len(units) > 1
+            met["tractor"] += any(u.length > 1 for u in units)
+            continue
+        listed, complete = ENGINE.legal_key(state, seat), ENGINE.legal_complete(state, seat)
+        assert listed, "a follower always has a legal play"
+        hand, ctx, units = state.hands[seat], state.ctx, state.lead_units
+        suit = ctx.suit_of(units[0].cards[0])
+        size = len(state.trick[0].cards)
+        rules = {
+            "min_length": state.opts["tractor_min_length"],
+            "format_draw": state.opts["draw_policy"] != "no_format_draw",
+        }
+        for play in listed:  # type: ignore[attr-defined]
+            assert follow_error(units, suit, hand, play, ctx, **rules) is None, play
+        held = sum(ctx.suit_of(c) == suit for c in hand)
+        met["void"] += held == 0
+        met["short of the suit"] += 0 < held < size
+        met["trump led"] += suit == "T"
+        met["ruff offered"] += held == 0 and suit != "T" and any(
+            all(ctx.is_trump(c) for c in p) for p in listed  # type: ignore[attr-defined]
+        )
+        met["shape to follow"] += held > size and any(u.width == 2 for u in units)
+        met["cut list"] += not complete
+        if complete and size <= 4:  # and nothing legal is left out of a complete list
+            for play in multiset_combos(sort_cards(hand), size):
+                legal = follow_error(units, suit, hand, play, ctx, **rules) is None
+                assert legal == (sort_cards(play) in listed), play  # type: ignore[operator]
+        pick = chooser.choice(sorted(listed))  # type: ignore[arg-type]
+        state = ENGINE.apply(state, seat, make("play", pick)).state
+    assert state.phase == "over"
+
+
+def test_every_listed_follow_of_played_hands_passes_the_full_follow_check() -> None:
+    """The listed follows are not judged again when listed (``legal.listed_plays``): over
+    whole hands (leads of every shape, throws that stand and that fail, suits running out,
+    trumps led and ruffed), every listed follow is one that ``follow_error``, judged afresh,
+    accepts; and a complete list holds every play of a small lead's size that it accepts."""
+    met: Counter[str] = Counter()
+    for seed in range(runs(30, 300)):
+        _follow_every_listed_play(_dealt_play_state(seed), seed, met)
+    awkward = ["failed throw", "throw", "tractor", "void", "short of the suit", "trump led",
+               "ruff offered", "shape to follow", "cut list"]
+    assert all(met[case] for case in awkward), met
+
+
+def test_a_cut_follow_list_holds_only_plays_the_full_follow_check_accepts() -> None:
+    state, _ = _cut_follow()
+    listed = ENGINE.legal_key(state, 1)
+    assert ENGINE.legal_complete(state, 1) is False
+    for play in listed:  # type: ignore[attr-defined]
+        assert follow_error(state.lead_units, "S", state.hands[1], play, state.ctx) is None
+
+
+def test_a_play_checked_by_apply_is_not_judged_again_and_play_cards_alone_still_judges() -> None:
+    """``apply`` judges a play once (``check_action``) and hands it to ``play_cards`` as
+    checked; ``play_cards`` called alone still refuses what the rules refuse."""
+    state = _play_state(["S3 S3 S5", "S4 S6 C2", "C3 C4 C5", "C6 C7 C8"])
+    state = ENGINE.apply(state, 0, make("play", ["S3", "S3"])).state
+    for cards, code in [(("S4", "C2"), "must_follow_suit"), (("S4", "S7"), "card_not_in_hand")]:
+        assert refusal(state, 1, make("play", cards)) == code
+        with pytest.raises(IllegalAction) as info:
+            play_cards(state, 1, cards)
+        assert info.value.code == code
+    after, _ = play_cards(state, 1, ("S4", "S6"), checked=True)
+    assert after.hands[1] == ("C2",) and after.trick[-1].cards == ("S4", "S6")
+
+
+def _leads_by_shapes_runs(state: ShengjiState, seat: int) -> set[tuple[str, ...]]:
+    """The lead list as first written: tractors found by ``shapes.runs`` of the suit's
+    counts, length by length (``lead_candidates`` reads the suit's pair tokens once)."""
+    ctx, min_length = state.ctx, state.opts["tractor_min_length"]
+    hand = state.hands[seat]
+    out: set[tuple[str, ...]] = {(c,) for c in hand}
+    by_suit: dict[str, list[str]] = {}
+    for card in hand:
+        by_suit.setdefault(ctx.suit_of(card), []).append(card)
+    for cards in by_suit.values():
+        counts = Counter(cards)
+        out.update((c, c) for c in counts if counts[c] >= 2)
+        for length in range(max(2, min_length), len(cards) // 2 + 1):
+            found = [
+                sort_cards(c for m in ms for c in (m, m)) for ms in shape_runs(counts, length, ctx)
+            ]
+            if not found:
+                break
+            out.update(found)
+        units = parse_units(cards, ctx, min_length)
+        if len(units) > 1:
+            out.add(sort_cards(cards))
+            out.update(_pairs_of(units))
+    return out
+
+
+def test_the_lead_list_is_the_one_shapes_runs_finds_length_by_length() -> None:
+    tractors = 0
+    for seed in range(runs(60, 600)):
+        state = _dealt_play_state(seed)
+        for seat in range(4):
+            listed = lead_candidates(state, seat)
+            assert listed == _leads_by_shapes_runs(state, seat)
+            tractors += any(len(p) >= 4 and len(parse_units(p, state.ctx)) == 1 for p in listed)
+    assert tractors > 10

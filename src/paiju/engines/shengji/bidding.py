@@ -89,19 +89,23 @@ def overcalls(new: Bid, last: Bid, policy: str = "joker_or_greater_length") -> b
 
 
 def _candidates(state: ShengjiState, seat: int) -> tuple[Bid, ...]:
-    """Every bid the seat's cards make, ignoring earlier bids."""
-    return _hand_bids(state.hands[seat], seat, state.level, state.opts["joker_bid"])
+    """Every bid the seat's cards make, ignoring earlier bids: read from its bid cards
+    alone, which most cards dealt leave as they were (a hand is a new tuple at each deal
+    round, its bid cards mostly the same few)."""
+    level = state.level
+    held = tuple(filter(_bid_cards(level).__contains__, state.hands[seat]))
+    return _hand_bids(held, seat, level, state.opts["joker_bid"])
 
 
 @lru_cache(maxsize=4096)
-def _hand_bids(hand: tuple[str, ...], seat: int, level: int, joker_policy: str) -> tuple[Bid, ...]:
+def _hand_bids(held: tuple[str, ...], seat: int, level: int, joker_policy: str) -> tuple[Bid, ...]:
+    """The bids a seat holding the bid cards ``held`` (``_bid_cards``) could make."""
     # Every seat still asked is asked again after each answer of a bidding window, holding
     # the same cards: its bids are read from them once.
     nt_level = level == NT_LEVEL
     out = []
-    bid_cards = _bid_cards(level)
-    for card, held in sorted(Counter(c for c in hand if c in bid_cards).items()):
-        for count in range(1, held + 1):
+    for card, held_count in sorted(Counter(held).items()):
+        for count in range(1, held_count + 1):
             if not is_joker(card) or _joker_bid_ok(card, count, joker_policy, nt_level):
                 out.append(Bid(seat, card, count))
     return tuple(out)

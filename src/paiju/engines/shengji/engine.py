@@ -24,8 +24,8 @@ Phases and actions:
   Follows are enumerated exactly by ``follow.legal_follows`` (the forced-follow rules); only
   when a position has ``legal.FOLLOW_LIMIT`` or more legal follows (large discards by a void
   hand) is the list cut to the cheapest and the point-shedding ones, and marked incomplete;
-  ``check_action`` still accepts every legal follow (``follow.follow_error``, the function
-  the listed follows are filtered through). Every other decision is listed in full, and
+  ``check_action`` still accepts every legal follow (``follow.follow_error``, the rule the
+  listed follows are built to meet). Every other decision is listed in full, and
   ``check_action`` accepts exactly the list.
 * ``over``: scores, levels, next landlord; ``carry`` feeds the next hand.
 """
@@ -214,7 +214,7 @@ class ShengjiEngine(EngineDefaults[ShengjiState, Action]):
             return _apply_bury(state, seat, action)
         if state.phase == "friend":
             return _apply_friend(state, action)
-        new, events = play_cards(state, seat, action.cards)
+        new, events = play_cards(state, seat, action.cards, checked=True)
         return Step(new.bump(), tuple(events))
 
     def view(self, state: ShengjiState, seat: Seat | None) -> ShengjiView:

@@ -11,13 +11,12 @@ not (``ShengjiEngine.check_action``), judged by the same rule functions.
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import combinations
+from collections.abc import Iterator
+from itertools import combinations, product
 
 from paiju.engines.shengji.cards import CANON_ORDER, sort_cards
 from paiju.engines.shengji.follow import legal_follows
-from paiju.engines.shengji.play import follow_position
-from paiju.engines.shengji.shapes import Unit, parse_units, runs
+from paiju.engines.shengji.shapes import Unit, pair_tokens, parse_units
 from paiju.engines.shengji.state import ShengjiState
 
 FOLLOW_LIMIT = 1500
@@ -35,11 +34,11 @@ def lead_candidates(state: ShengjiState, seat: int) -> set[tuple[str, ...]]:
     for card in hand:
         by_suit.setdefault(ctx.suit_of(card), []).append(card)
     for cards in by_suit.values():
-        counts = Counter(cards)
-        out.update((c, c) for c in counts if counts[c] >= 2)
-        for length in range(max(2, min_length), len(cards) // 2 + 1):
+        tokens = pair_tokens(cards, ctx)
+        out.update((c, c) for names in tokens.values() for c in names)
+        for length in range(max(2, min_length), len(tokens) + 1):
             found = False
-            for members in runs(counts, length, ctx):
+            for members in _runs(tokens, length):
                 found = True
                 out.add(sort_cards(c for m in members for c in (m, m)))
             if not found:
@@ -49,6 +48,15 @@ def lead_candidates(state: ShengjiState, seat: int) -> set[tuple[str, ...]]:
             out.add(sort_cards(cards))
             out.update(_pairs_of(units))
     return out
+
+
+def _runs(tokens: dict[int, list[str]], length: int) -> Iterator[tuple[str, ...]]:
+    """``shapes.runs`` of a suit's pair tokens (``pair_tokens``, worked out once per suit
+    rather than once per tractor length): one pair per value over ``length`` consecutive
+    values."""
+    for start in sorted(tokens):
+        if all(start + i in tokens for i in range(1, length)):
+            yield from product(*(tokens[start + i] for i in range(length)))
 
 
 def _pairs_of(units: list[Unit]) -> list[tuple[str, ...]]:
@@ -64,18 +72,21 @@ def listed_plays(state: ShengjiState, seat: int) -> tuple[frozenset[tuple[str, .
     """The cards of the listed ``play`` actions of the seat to play, each in canonical order
     (``make``'s), and whether they are all its plays.
 
-    Follows are enumerated by ``legal_follows`` and then kept only if ``FollowPosition.error``
-    (the rule of ``follow_error``, which ``apply`` validates with) accepts them, so the list
-    can never offer a play that ``apply`` refuses: there is one legality, not two.
+    Follows are the plays ``legal_follows`` enumerates, each legal by construction: of the
+    lead's size, from the hand, every card of the led suit held (or only such cards), and,
+    when the hand must follow the lead's shape, built around the first requirement the hand
+    meets (``follow._constructive``), which no stricter one the hand misses can refuse. They
+    are not judged again by ``FollowPosition.error`` (the rule ``apply`` validates with;
+    doing so was a seventh of a listing): the tests hold every listed follow of played
+    hands, throws, tractors, void and trump follows among them, to a fresh ``follow_error``.
     ``legal_follows`` lists fewer than ``FOLLOW_LIMIT`` plays exactly when it did not cut the
     list.
     """
     if not state.trick:
         return frozenset(lead_candidates(state, seat)), False
-    position = follow_position(state, seat)
     plays = legal_follows(
         state.lead_units,
-        position.suit,
+        state.ctx.suit_of(state.lead_units[0].cards[0]),
         state.hands[seat],
         state.ctx,
         min_length=state.opts["tractor_min_length"],
@@ -83,5 +94,4 @@ def listed_plays(state: ShengjiState, seat: int) -> tuple[frozenset[tuple[str, .
         limit=FOLLOW_LIMIT,
         order=CANON_ORDER,
     )
-    listed = frozenset(p for p in plays if position.error(p) is None)
-    return listed, len(plays) < FOLLOW_LIMIT
+    return frozenset(plays), len(plays) < FOLLOW_LIMIT

@@ -36,17 +36,23 @@ from paiju.engines.shengji.trick import trick_winner
 
 
 def play_cards(
-    state: ShengjiState, seat: int, cards: tuple[str, ...]
+    state: ShengjiState, seat: int, cards: tuple[str, ...], *, checked: bool = False
 ) -> tuple[ShengjiState, list[Event]]:
-    """Apply a lead or a follow by ``seat`` (whose turn it is); ``IllegalAction`` if not legal."""
-    hand = state.hands[seat]
-    if remove_cards(hand, cards) is None:
-        raise IllegalAction("those cards are not in the hand", code="card_not_in_hand")
+    """Apply a lead or a follow by ``seat`` (whose turn it is); ``IllegalAction`` if not legal.
+
+    ``checked``: the play was accepted by ``ShengjiEngine.check_action`` (held cards, one
+    suit for a lead, a legal follow), whose verdict is not worked out again: for a listed
+    follow that would build the seat's ``FollowPosition`` for this one check. A lead is
+    still judged as a throw (its resolution, not its legality)."""
+    if not checked:
+        if remove_cards(state.hands[seat], cards) is None:
+            raise IllegalAction("those cards are not in the hand", code="card_not_in_hand")
+        if state.trick:
+            error = follow_position(state, seat).error(cards)
+            if error is not None:
+                raise error
     if not state.trick:
         return _lead(state, seat, cards)
-    error = follow_position(state, seat).error(cards)
-    if error is not None:
-        raise error
     return _put(state, seat, cards, state.lead_units, [])
 
 
