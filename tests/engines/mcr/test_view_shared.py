@@ -23,6 +23,7 @@ from paiju.engines.mcr.tiles import tile_code
 from paiju.engines.mcr.view import (
     WIND_CODES,
     _codes,
+    _facts,
     _last_discard,
     _player,
     _river,
@@ -178,3 +179,19 @@ def test_an_answer_in_a_claim_window_shows_in_its_seats_view_alone() -> None:
     assert all(claim["answered"] is None for claim in others)
     assert all(claim == others[0] for claim in others)
     assert claims[asked[0]] | {"answered": None} == others[0]
+
+
+def test_the_public_facts_are_kept_while_they_stay_equal() -> None:
+    """The facts of a state (options, order, winds, marked discard, result) are those made
+    afresh for it; while they stay equal they are the last state's, one object."""
+    states = random_hand(11, random.Random(11))
+    kept = 0
+    last = None
+    for state in states:
+        facts = _facts(state, last)
+        fresh = _facts(state)
+        assert facts == fresh, state.phase
+        kept += facts is last
+        last = facts
+    assert states[-1].phase == OVER and last is not None and last.result is not None
+    assert 0 < kept < len(states) - 1

@@ -126,7 +126,7 @@ class PublicParts:
     def of(self, state: McrState) -> PublicParts:
         if self.state is not state:
             self.state = state
-            self.players = [self._part(state, s) for s in range(4)]
+            self.players = self._parts(state)
             facts = self.facts = _facts(state, self.facts)
             # Every viewer's view begins as a copy of this one (its own keys then set, in
             # place, so the keys keep their order): cheaper than writing each out again.
@@ -178,18 +178,31 @@ class PublicParts:
         self._to_act = (to_act, listed)
         return listed
 
-    def _part(self, state: McrState, seat: Seat) -> PlayerView:
-        """``seat``'s part as every other viewer sees it: the one made last if it was made
-        from equal inputs (the same tuples, most often), else a new one."""
+    def _parts(self, state: McrState) -> list[PlayerView]:
+        """Every seat's part as the others see it: the one made last if it was made from
+        equal inputs (the same tuples, most often), else a new one (``_part``)."""
+        # (one loop over the four seats, the state's fields read once: most parts are kept)
         over = state.phase == OVER
-        hand = state.hands[seat]
-        inputs: _PartInputs = (
-            state.melds[seat], state.flowers[seat], state.discards[seat],
-            hand if over else len(hand), state.seat_wind(seat),
-        )
+        hands, melds, flowers, discards = state.hands, state.melds, state.flowers, state.discards
+        order, made_all = state.order, self._made
+        parts = []
+        for seat in range(4):
+            hand = hands[seat]
+            inputs: _PartInputs = (
+                melds[seat], flowers[seat], discards[seat],
+                hand if over else len(hand), order.index(seat),
+            )
+            made = made_all[seat]
+            if made is not None and made[0] == inputs:
+                parts.append(made[1])
+            else:
+                parts.append(self._part(state, seat, inputs))
+        return parts
+
+    def _part(self, state: McrState, seat: Seat, inputs: _PartInputs) -> PlayerView:
+        """A new part of ``seat`` from ``inputs``, taking what it can from the last one."""
+        over = state.phase == OVER
         made = self._made[seat]
-        if made is not None and made[0] == inputs:
-            return made[1]
         if made is None or over or not isinstance(made[0][3], int):
             part = _player(state, seat, None)
         else:
@@ -325,6 +338,17 @@ def _facts(state: McrState, last: _Facts | None = None) -> _Facts:
     before) that are equal, kept (a table's states share the options and order all hand,
     and a marked discard for a few states)."""
     rules = state.rules
+    marked = _marked(state)
+    if (
+        last is not None
+        and last.rules is rules
+        and last.seats is state.order
+        and last.marked == marked
+        and last.result is None
+        and state.phase != OVER
+        and last.prevalent_wind is WIND_CODES[state.prevalent]
+    ):
+        return last  # (most states: the same facts as the last one's)
     options = OptionsView(
         claim_prompts=rules.claim_prompts,
         concealed_and_melded_kong_5=rules.concealed_and_melded_kong_5,
@@ -333,7 +357,6 @@ def _facts(state: McrState, last: _Facts | None = None) -> _Facts:
         rounds=rules.rounds,
     ) if last is None or last.rules is not rules else last.options
     order = list(state.order) if last is None or last.seats is not state.order else last.order
-    marked = _marked(state)
     if last is not None and last.marked == marked:
         last_discard = last.last_discard
     else:
