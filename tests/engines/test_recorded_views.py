@@ -1,9 +1,10 @@
-"""Every view, legal list and event of seeded games of dragon, shengji and diu, as bytes,
-against digests recorded from the engines before their speed-ups (main 3a1c85d): a change
-made for speed must leave what every viewer is sent byte for byte as it was.
+"""Every view, legal list and event of seeded games of dragon, shengji, diu and MCR, as bytes,
+against digests recorded from the engines before their speed-ups (main 3a1c85d; MCR at
+feb17e0): a change made for speed must leave what every viewer is sent byte for byte as it was.
 
 Each game plays random legal actions (a seeded chooser over the sorted notation of the
-listed actions) through each seat's views, several option sets per variant; every state is
+listed actions) through each seat's views, several option sets per variant (MCR hands are
+played by level-1 bots in part, so that they claim, kong and win as real hands do); every state is
 viewed by every seat and by a spectator, twice (the second view must not differ from the
 first: a memo may not leak one viewer's view into another's). Regenerate the fixture only
 when a view is meant to change: ``PYTHONPATH=src python -m tests.engines.test_recorded_views``.
@@ -22,7 +23,7 @@ import pytest
 
 from paiju.core.rng import SeededRng
 from paiju.engines.base import MatchInfo
-from paiju.engines.registry import get_engine
+from paiju.engines.registry import get_engine, make_bot
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_views.json"
 
@@ -35,20 +36,46 @@ GAMES: dict[str, list[dict[str, Any]]] = {
         {"prefetch_mode": "encrypted", "dead_card_visible": False},
         {"silent_seats": "skip", "offer_calls": "above_standing"},
     ],
+    "mcr": [
+        {},
+        {"claim_prompts": "all"},
+        {"multiple_win": True, "min_fan": 0},
+        {"min_fan": 0, "claim_prompts": "all", "concealed_and_melded_kong_5": True},
+    ],
 }
 SEEDS = 3
 MOST_ACTIONS = 400
+#: Variants whose hands a bot of this level plays in part (each choice, with even odds, the
+#: bot's of the chosen seat's view, else a random legal one): random play alone seldom
+#: claims, kongs or wins an MCR hand.
+BOT_LEVEL = {"mcr": 1}
+#: Hand indexes dealt per variant (other winds and dealers; the first hand only elsewhere).
+HANDS = {"mcr": (0, 5, 14)}
 
 
 def record(variant: str, options: dict[str, Any], seed: int) -> str:
-    """The digest of one hand: every view of every state, each seat's legal list (and
-    whether it is complete) and every step's events, in order."""
+    """The digest of one hand (or several): every view of every state, each seat's legal
+    list (and whether it is complete) and every step's events, in order."""
+    digest = hashlib.sha256()
+    for hand in HANDS.get(variant, (0,)):
+        record_hand(digest, variant, options, seed, hand)
+    return digest.hexdigest()
+
+
+def record_hand(digest: Any, variant: str, options: dict[str, Any], seed: int, hand: int) -> None:
+    """Feed ``digest`` with hand ``hand`` of the seeded game."""
     engine = get_engine(variant)
     opts = engine.normalize_options(options)
     seats = engine.seat_count(opts)
-    state = engine.initial_state(opts, SeededRng(f"rec/{seed}"), MatchInfo(0, (0,) * seats))
-    chooser = random.Random(seed)
-    digest = hashlib.sha256()
+    name = f"rec/{seed}" if hand == 0 else f"rec/{seed}/{hand}"
+    state = engine.initial_state(opts, SeededRng(name), MatchInfo(hand, (0,) * seats))
+    chooser = random.Random(seed if hand == 0 else f"{seed}/{hand}")
+    level = BOT_LEVEL.get(variant)
+    bots = (
+        [make_bot(variant, level, SeededRng(f"{name}/bot/{s}")) for s in range(seats)]
+        if (level is not None)
+        else []
+    )
     for _ in range(MOST_ACTIONS):
         for viewer in (*range(seats), None, *range(seats), None):
             digest.update(orjson.dumps(dict(engine.view(state, viewer))))
@@ -60,7 +87,11 @@ def record(variant: str, options: dict[str, Any], seed: int) -> str:
             break
         seat = chooser.choice(waiting)
         texts = sorted(engine.format_action(a) for a in engine.legal_actions(state, seat))
-        step = engine.apply(state, seat, engine.parse_action(chooser.choice(texts)))
+        if bots and chooser.random() < 0.5:
+            text = bots[seat].choose(engine.view(state, seat))
+        else:
+            text = chooser.choice(texts)
+        step = engine.apply(state, seat, engine.parse_action(text))
         for event in step.events:
             digest.update(
                 orjson.dumps(
@@ -73,7 +104,6 @@ def record(variant: str, options: dict[str, Any], seed: int) -> str:
             )
         state = step.state
     digest.update(orjson.dumps([list(engine.scores(state)), engine.is_terminal(state)]))
-    return digest.hexdigest()
 
 
 def cases() -> list[tuple[str, int, int]]:

@@ -23,8 +23,10 @@ from paiju.engines.mcr.tiles import tile_code
 from paiju.engines.mcr.view import (
     WIND_CODES,
     _codes,
+    _facts,
     _last_discard,
     _player,
+    _river,
     _visible_to_act,
     _winning_tiles,
     win_json,
@@ -145,3 +147,51 @@ def test_a_seats_part_is_kept_from_the_last_state_while_its_inputs_stay_equal() 
     # most seats' parts are unchanged by most actions (not only by the last one)
     assert kept > 2 * len(states)
     assert states[-1].phase == OVER and all("hand" in part for part in before or [])
+
+
+def test_a_river_grown_by_one_discard_keeps_the_codes_before_it() -> None:
+    """A part's river codes: kept when the river is equal, the codes so far and the new one
+    when one discard joined it, else written anew (a shorter or another river)."""
+    codes = _codes((0, 9, 27))
+    assert _river((0, 9, 27), (0, 9, 27), codes) is codes
+    grown = _river((0, 9, 27, 33), (0, 9, 27), codes)
+    assert grown == _codes((0, 9, 27, 33)) and grown is not codes
+    assert codes == _codes((0, 9, 27))  # (the kept list is not changed in place)
+    assert _river((0, 9), (0, 9, 27), codes) == _codes((0, 9))
+    assert _river((0, 9, 28, 33), (0, 9, 27), codes) == _codes((0, 9, 28, 33))
+    assert _river((1, 9, 27, 33), (0, 9, 27), codes) == _codes((1, 9, 27, 33))
+
+
+def test_an_answer_in_a_claim_window_shows_in_its_seats_view_alone() -> None:
+    """Under ``claim_prompts = "all"`` three seats are asked: once one has answered, its
+    view's claim names the answer, every other viewer's claim (one shared part) does not."""
+    engine = McrEngine()
+    opts = engine.normalize_options({"claim_prompts": "all"})
+    state = engine.initial_state(opts, SeededRng("claim/1"), MatchInfo(0, (0,) * 4))
+    dealer = state.current
+    state = engine.apply(state, dealer, sorted(engine.legal_actions(state, dealer))[0]).state
+    asked = sorted(engine.to_act(state))
+    assert len(asked) == 3 and dealer not in asked
+    state = engine.apply(state, asked[0], engine.parse_action("pass")).state
+    claims = {seat: engine.view(state, seat)["claim"] for seat in (None, 0, 1, 2, 3)}
+    assert claims[asked[0]]["answered"] == "pass"
+    others = [claims[seat] for seat in claims if seat != asked[0]]
+    assert all(claim["answered"] is None for claim in others)
+    assert all(claim == others[0] for claim in others)
+    assert claims[asked[0]] | {"answered": None} == others[0]
+
+
+def test_the_public_facts_are_kept_while_they_stay_equal() -> None:
+    """The facts of a state (options, order, winds, marked discard, result) are those made
+    afresh for it; while they stay equal they are the last state's, one object."""
+    states = random_hand(11, random.Random(11))
+    kept = 0
+    last = None
+    for state in states:
+        facts = _facts(state, last)
+        fresh = _facts(state)
+        assert facts == fresh, state.phase
+        kept += facts is last
+        last = facts
+    assert states[-1].phase == OVER and last is not None and last.result is not None
+    assert 0 < kept < len(states) - 1

@@ -140,11 +140,9 @@ def _open(
     if not options and phase == CLAIM:
         # Nobody to ask: the window would close unanswered at once (``resolve``), the
         # discard staying in the river; the same state without building the window.
+        # (``current`` is ``source`` already, the discarder's turn; the draw sets it anew)
         rivers = put(state.discards, source, (*state.discards[source], tile))
-        state = evolve(
-            state, current=source, window=None, discards=rivers, last_discard=(source, tile)
-        )
-        return draw(state, left, events)
+        return draw(state, left, events, discards=rivers, last_discard=(source, tile))
     window = Window(tile, source, tuple(options), (), tuple(wins))
     state = evolve(state, phase=phase, current=source, window=window)
     if not options:
@@ -207,8 +205,9 @@ def resolve(state: McrState, events: list[Event]) -> McrState:
             return _take(state, window, seat, action, events)
     source = window.source
     rivers = put(state.discards, source, (*state.discards[source], window.tile))
-    state = evolve(state, discards=rivers, window=None, last_discard=(source, window.tile))
-    return draw(state, state.next_seat(source), events)
+    # (the river and its mark in the draw's copy of the state, not in one of their own)
+    marked = (source, window.tile)
+    return draw(state, state.next_seat(source), events, discards=rivers, last_discard=marked)
 
 
 def _take(

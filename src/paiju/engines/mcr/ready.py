@@ -46,9 +46,12 @@ def _suited_mask(hand: Sequence[Tile]) -> int:
 def _near_knitted_straight(present: int) -> bool:
     """Whether 8 or more of some knitted straight's 9 tiles are present (a necessary
     condition for a knitted-straight form one tile away)."""
-    return present.bit_count() >= 8 and any(
-        (mask & present).bit_count() >= 8 for mask in _KNITTED_MASKS
-    )
+    if present.bit_count() < 8:
+        return False
+    for mask in _KNITTED_MASKS:  # noqa: SIM110 (a loop: ``any`` over a generator costs more)
+        if (mask & present).bit_count() >= 8:
+            return True
+    return False
 
 
 def _near_special(hand: Sequence[Tile], c: Sequence[int], packs: int) -> bool:
@@ -177,7 +180,12 @@ def specials_possible(hand: Sequence[Tile]) -> bool:
         return True  # seven pairs, thirteen orphans
     # Honors and knitted tiles: 13+ distinct tiles, the suited ones (but one, for a hand one
     # tile bigger) inside a single knitted straight.
-    return distinct >= 13 and any((present & ~mask).bit_count() <= 1 for mask in _KNITTED_MASKS)
+    if distinct < 13:
+        return False
+    for mask in _KNITTED_MASKS:  # noqa: SIM110 (as in ``_near_knitted_straight``)
+        if (present & ~mask).bit_count() <= 1:
+            return True
+    return False
 
 
 def regular_broken(c: Sequence[int]) -> int:

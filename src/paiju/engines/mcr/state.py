@@ -124,7 +124,9 @@ class Window:
         # Worked out once per window (an answer makes a new window): the engine asks for it
         # with every question of who is to act. Kept in the instance dict, outside the
         # fields: equality and hashing see only the fields.
-        return frozenset(s for s, _ in self.options if not self.answered(s))
+        # (the answered seats as a set: one pass over the answers, not one per asked seat)
+        answered = {s for s, _ in self.responses}
+        return frozenset(s for s, _ in self.options if s not in answered)
 
     def win_of(self, seat: Seat) -> Win | None:
         for w in self.wins:

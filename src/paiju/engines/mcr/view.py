@@ -117,11 +117,16 @@ class PublicParts:
         # at a deal): one of each for all, not one per seat and key.
         self._no_melds: list[MeldView | HiddenMeldView] = []
         self._no_tiles: list[str] = []
+        # Outside claim windows, who is to act as every viewer sees it: the set the engine
+        # gives (one kept set per seat in turn) and its sorted list, shared by the views.
+        self._to_act: tuple[frozenset[Seat], list[Seat]] | None = None
+        #: in a claim window, the claim as every viewer that has not answered sees it
+        self.claim: ClaimView | None = None
 
     def of(self, state: McrState) -> PublicParts:
         if self.state is not state:
             self.state = state
-            self.players = [self._part(state, s) for s in range(4)]
+            self.players = self._parts(state)
             facts = self.facts = _facts(state, self.facts)
             # Every viewer's view begins as a copy of this one (its own keys then set, in
             # place, so the keys keep their order): cheaper than writing each out again.
@@ -157,20 +162,47 @@ class PublicParts:
                 "winning_tiles": None,
             }
             self.common = common
+            window = state.window
+            self.claim = None if window is None else ClaimView(
+                {"answered": None, "from": window.source, "kind": state.phase,
+                 "tile": _CODES[window.tile]}
+            )
         return self
 
-    def _part(self, state: McrState, seat: Seat) -> PlayerView:
-        """``seat``'s part as every other viewer sees it: the one made last if it was made
-        from equal inputs (the same tuples, most often), else a new one."""
+    def to_act(self, to_act: frozenset[Seat]) -> list[Seat]:
+        """``sorted(to_act)`` outside a claim window (the same for every viewer)."""
+        kept = self._to_act
+        if kept is not None and kept[0] is to_act:
+            return kept[1]
+        listed = sorted(to_act)
+        self._to_act = (to_act, listed)
+        return listed
+
+    def _parts(self, state: McrState) -> list[PlayerView]:
+        """Every seat's part as the others see it: the one made last if it was made from
+        equal inputs (the same tuples, most often), else a new one (``_part``)."""
+        # (one loop over the four seats, the state's fields read once: most parts are kept)
         over = state.phase == OVER
-        hand = state.hands[seat]
-        inputs: _PartInputs = (
-            state.melds[seat], state.flowers[seat], state.discards[seat],
-            hand if over else len(hand), state.seat_wind(seat),
-        )
+        hands, melds, flowers, discards = state.hands, state.melds, state.flowers, state.discards
+        order, made_all = state.order, self._made
+        parts = []
+        for seat in range(4):
+            hand = hands[seat]
+            inputs: _PartInputs = (
+                melds[seat], flowers[seat], discards[seat],
+                hand if over else len(hand), order.index(seat),
+            )
+            made = made_all[seat]
+            if made is not None and made[0] == inputs:
+                parts.append(made[1])
+            else:
+                parts.append(self._part(state, seat, inputs))
+        return parts
+
+    def _part(self, state: McrState, seat: Seat, inputs: _PartInputs) -> PlayerView:
+        """A new part of ``seat`` from ``inputs``, taking what it can from the last one."""
+        over = state.phase == OVER
         made = self._made[seat]
-        if made is not None and made[0] == inputs:
-            return made[1]
         if made is None or over or not isinstance(made[0][3], int):
             part = _player(state, seat, None)
         else:
@@ -230,7 +262,10 @@ class PublicParts:
         kept = self._legal[seat]
         if kept is not None and kept[0] is legal:  # (equal sets: rare, and slow to compare)
             return kept[1]
-        texts = sorted([_text(a) for a in legal])
+        # (``_text`` written out: a call per action costs as much as the rest)
+        texts = sorted(
+            [a.kind if a.tile is None else _TILE_TEXTS[a.kind][a.tile] for a in legal]
+        )
         self._legal[seat] = (legal, texts)
         return texts
 
@@ -260,13 +295,23 @@ def _renewed(
     return PlayerView(
         concealed_count=held,
         # (a river that changed is new: a miss of ``_codes_of``, twice the cost of its codes)
-        discards=part["discards"] if discards == was[2] else [_CODES[t] for t in discards],
+        discards=_river(discards, was[2], part["discards"]),
         flower_count=len(flowers),
         flowers=part["flowers"] if flowers == was[1] else _codes(flowers),
         melds=part["melds"] if melds == was[0] else [meld_json(m, reveal=False) for m in melds],
         seat=seat,
         wind=WIND_CODES[wind],
     )
+
+
+def _river(discards: tuple[Tile, ...], was: tuple[Tile, ...], codes: list[str]) -> list[str]:
+    """The codes of the river ``discards``, given ``codes``, those of the river ``was``."""
+    if discards == was:
+        return codes
+    if len(discards) == len(was) + 1 and discards[:-1] == was:
+        # A river grows by one discard at a time: the codes so far and the new one.
+        return [*codes, _CODES[discards[-1]]]
+    return [_CODES[t] for t in discards]
 
 
 #: What a seat's public part depends on: its melds, flowers and river, its hand once the
@@ -293,6 +338,17 @@ def _facts(state: McrState, last: _Facts | None = None) -> _Facts:
     before) that are equal, kept (a table's states share the options and order all hand,
     and a marked discard for a few states)."""
     rules = state.rules
+    marked = _marked(state)
+    if (
+        last is not None
+        and last.rules is rules
+        and last.seats is state.order
+        and last.marked == marked
+        and last.result is None
+        and state.phase != OVER
+        and last.prevalent_wind is WIND_CODES[state.prevalent]
+    ):
+        return last  # (most states: the same facts as the last one's)
     options = OptionsView(
         claim_prompts=rules.claim_prompts,
         concealed_and_melded_kong_5=rules.concealed_and_melded_kong_5,
@@ -301,7 +357,6 @@ def _facts(state: McrState, last: _Facts | None = None) -> _Facts:
         rounds=rules.rounds,
     ) if last is None or last.rules is not rules else last.options
     order = list(state.order) if last is None or last.seats is not state.order else last.order
-    marked = _marked(state)
     if last is not None and last.marked == marked:
         last_discard = last.last_discard
     else:
@@ -382,7 +437,11 @@ def build_view(
     public = (public_parts or PublicParts()).of(state)
     view = cast(McrView, public.common.copy())
     view["seat"] = viewer
-    view["to_act"] = _visible_to_act(state, viewer, to_act)
+    window = state.window
+    if window is None:
+        view["to_act"] = public.to_act(to_act)
+    else:  # (``_visible_to_act`` in a claim window)
+        view["to_act"] = [viewer] if viewer is not None and viewer in to_act else []
     if viewer is not None:
         if public.hides(viewer):
             view["players"] = [
@@ -396,13 +455,14 @@ def build_view(
         view["drawn"] = _CODES[state.drawn] if own_turn and state.drawn is not None else None
     else:
         del view["drawn"], view["hand"], view["winning_tiles"]
-    window = state.window
     if window is not None:
         mine = None
         for seat, answer in window.responses:
             if seat == viewer:
                 mine = _text(answer)
-        view["claim"] = ClaimView(
+        # (a viewer that has not answered sees the claim all such viewers see)
+        shared = public.claim
+        view["claim"] = shared if mine is None and shared is not None else ClaimView(
             {"answered": mine, "from": window.source, "kind": state.phase,
              "tile": _CODES[window.tile]}
         )

@@ -118,12 +118,21 @@ def with_turn_win(state: McrState) -> McrState:
 
 
 def draw(
-    state: McrState, seat: Seat, events: list[Event], *, replacement: bool = False
+    state: McrState,
+    seat: Seat,
+    events: list[Event],
+    *,
+    replacement: bool = False,
+    **changes: Any,
 ) -> McrState:
     """Give ``seat`` its draw (from the back after a kong) and start its turn.
 
     A drawn flower is exposed and replaced from the back, as often as needed. When the wall
     runs out before a tile can be drawn, the hand is an exhaustive draw (荒庄).
+
+    ``changes``: other fields the caller changes before the draw (a discard going to its
+    river), made in the draw's one copy of the state rather than in a copy of their own.
+    They may not touch what the draw reads or sets (the wall, hands, flowers, turn).
     """
     wall = state.wall
     flowers = state.flowers[seat]
@@ -133,7 +142,7 @@ def draw(
         if not wall:
             events.append(Event("exhausted", NoData()))
             return evolve(state, wall=(), flowers=put(state.flowers, seat, flowers),
-                          phase=OVER, window=None, drawn=None, turn_win=None)
+                          phase=OVER, window=None, drawn=None, turn_win=None, **changes)
         if from_back:
             tile, wall = wall[-1], wall[:-1]
         else:
@@ -158,5 +167,6 @@ def draw(
         after_kong=after_kong,
         window=None,
         turn_win=None,
+        **changes,
     )
     return with_turn_win(state)
