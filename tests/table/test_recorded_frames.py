@@ -6,9 +6,10 @@ Each game seats people (one seat a bot) who play the level-1 bot's choice from t
 they were sent, with the version they were last shown, through ``Table.handle`` and
 ``Table.tick``; a watched spectator comes and goes, seats drop and come back (trustees play
 them), decisions time out, seeds are sent, stale versions are refused. The digest covers,
-in order: every ``Send`` (its target, its frame and its message), every ``Persist`` (its
-record's kind, the entry's number, body, links and its deadlines), every ``Incident``'s
-kind and seat, every refusal's error type, and the operator's summary at the end.
+in order: every ``Send`` (its target, its frame, its message with sorted keys and as the
+host writes it without a frame), every ``Persist`` (its record's kind, the entry's number,
+body, links and its deadlines), every ``Incident``'s kind and seat, every refusal's error
+type, and the operator's summary at the end.
 Regenerate the fixture only when a frame or record is meant to change:
 ``PYTHONPATH=src python -m tests.table.test_recorded_frames``.
 """
@@ -77,6 +78,7 @@ class Game:
                 update(b"S%d|" % effect.to)
                 update(effect.frame if effect.frame is not None else b"-")
                 update(orjson.dumps(effect.message, option=SORTED))
+                update(_as_written(effect.message))
                 message = effect.message
                 if message["type"] == "state" and effect.to >= 0:
                     self.views[effect.to] = message["view"]
@@ -143,6 +145,15 @@ class Game:
             self.now = max(self.now, deadline if deadline is not None else self.now) + 0.25
             self.tick()
         self.now += 0.5
+
+
+def _as_written(message: dict[str, Any]) -> bytes:
+    """The message as the host writes one the table sent without a frame (``encode_bytes``:
+    in its keys' own order), as the spectators' delayed feed and a returning seat get it."""
+    try:
+        return orjson.dumps(message)
+    except TypeError:  # (keys that are not strings: the host could not write it either)
+        return b"!"
 
 
 def record(variant: str, options: dict[str, Any], seed: int) -> str:
