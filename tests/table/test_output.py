@@ -166,3 +166,70 @@ def test_a_state_is_built_with_its_keys_and_its_deals_in_sorted_order() -> None:
         assert list(message)[-3:] == ["version", "deadline_ms", "decision_version"]
         assert content == sorted(content)
         assert list(message["deal"]) == sorted(message["deal"])
+
+
+class IntKeyedViews(RaceEngine):
+    """Views with a dict whose keys are integers (orjson writes them only with its option
+    for keys that are not strings) and text that JSON escapes."""
+
+    def view(self, state: RaceState, seat: int | None) -> Any:
+        return {"by_seat": {1: "b", 0: "a\n\u00e9"}, "total": state.total, "you": seat}
+
+
+def test_each_state_is_written_as_its_content_with_sorted_keys() -> None:
+    """A state's frame is put together from parts shared by every viewer and the viewer's
+    own; it must be the bytes of its message with sorted keys, for every viewer: a seat
+    asked in secret (its own ``to_act``), a seat with its own client seed, a spectator, a
+    view with integer keys."""
+    import orjson
+
+    from paiju.table.commands import SendSeed
+    from paiju.table.viewers import COUNTERS, SORTED
+
+    for engine in (RaceEngine(), IntKeyedViews()):
+        options = engine.normalize_options({"seats": 3, "target": 50})
+        table = Table("r\u00e9", engine, options, "out", TableSettings(timers={}),
+                      lambda seat, level: FirstLegalBot())
+        effects: list[Effect] = []
+        for seat in range(3):
+            effects += table.handle(None, Join(f"p{seat}"), 0.0)
+        effects += table.handle(1, SendSeed(0, "mine"), 0.0)
+        for seat in range(3):
+            effects += table.handle(seat, Ready(), 0.0)
+        effects += table.handle(0, Act(table.shown_version(0), "go"), 0.0)  # 1, 2 still vote
+        states = [e for e in effects if isinstance(e, Send) and e.message["type"] == "state"]
+        assert {e.to for e in states} == {0, 1, 2, SPECTATORS}
+        assert any(e.message["deal"]["seed"] == "mine" for e in states)
+        assert any(e.message["to_act"] == [1] for e in states)  # asked in secret
+        for send in states:
+            content = {k: v for k, v in send.message.items() if k not in COUNTERS}
+            assert send.frame is not None
+            assert send.frame.endswith(orjson.dumps(content, option=SORTED)[1:])
+
+
+def test_the_room_facts_are_shared_until_one_changes() -> None:
+    """The seats and totals every viewer is shown are made once and reused from one state
+    to the next while they stay the same; a seat that changes (a person drops) makes them
+    anew, so no viewer is shown a seat as it was."""
+    table, _ = started()
+    first = table._common()["seats"]
+    play_turn(table)
+    assert table._common()["seats"] is first
+    waiting = make_waiting()
+    before = waiting._common()["seats"]
+    # Before the match a person who drops changes nothing but the seat's ``connected``.
+    effects = waiting.handle(2, Connected(False), 1.0)
+    shown = [e.message["seats"] for e in effects
+             if isinstance(e, Send) and e.message["type"] == "state"]
+    assert shown and all(seats[2]["connected"] is False for seats in shown)
+    assert before[2]["connected"] is True  # what was sent before is left as it was
+    assert waiting.seats[2].trustee is False
+
+
+def make_waiting() -> Table:
+    engine = RaceEngine()
+    table = Table("r", engine, engine.normalize_options({"seats": 3, "target": 50}), "out",
+                  TableSettings(timers={}), lambda seat, level: FirstLegalBot())
+    for seat in range(3):
+        table.handle(None, Join(f"p{seat}"), 0.0)
+    return table

@@ -61,3 +61,34 @@ def test_a_body_holds_the_fields_of_its_record_and_nothing_else() -> None:
     object.__setattr__(record, "cached", "kept by something else")  # not a field
     assert record_body(record) == {"hand": 0, "seq": 3, "seat": 1, "action": "play 5",
                                    "source": "player", "version": 9}
+
+
+def test_records_are_made_as_their_dataclass_declares_them() -> None:
+    """Each record's ``__init__`` sets its fields in one step: the same signature, defaults
+    and fresh default containers as the dataclass declares, and the record stays frozen."""
+    import dataclasses
+    import inspect
+
+    import pytest
+
+    from paiju.table.records import KINDS, ActionRecord, Snapshot
+
+    for cls in KINDS.values():
+        declared = [(f.name, f.default is dataclasses.MISSING
+                     and f.default_factory is dataclasses.MISSING)
+                    for f in dataclasses.fields(cls)]
+        made = [(p.name, p.default is inspect.Parameter.empty)
+                for p in list(inspect.signature(cls.__init__).parameters.values())[1:]]
+        assert made == declared, cls
+    record = ActionRecord(1, 2, 3, "d W5", "player")
+    assert record.version == 0 and vars(record) == {
+        "hand": 1, "seq": 2, "seat": 3, "action": "d W5", "source": "player", "version": 0}
+    assert record == ActionRecord(hand=1, seq=2, seat=3, action="d W5", source="player")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.hand = 5  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ActionRecord(1, 2)  # type: ignore[call-arg]
+    first = Snapshot(1, (0,), {}, (), 0, 0, ())
+    second = Snapshot(1, (0,), {}, (), 0, 0, ())
+    assert first.client_seeds == {} and first.client_seeds is not second.client_seeds
+    assert first.phase == "waiting" and first.state is None and first.dealt == ()

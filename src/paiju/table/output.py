@@ -7,7 +7,8 @@ viewer was shown). Every message is built for one viewer from what that viewer m
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -18,7 +19,7 @@ from paiju.table.effects import SPECTATORS, Effect, Send
 from paiju.table.match import Match
 from paiju.table.phases import FINISHED, PLAYING, Phase
 from paiju.table.seats import Seats
-from paiju.table.viewers import Viewers
+from paiju.table.viewers import SORTED, Viewers
 
 
 class Output:
@@ -38,6 +39,8 @@ class Output:
     seed_hand: Callable[[], int]  # from ``Keeping``: the hand whose client seeds are taken
     #: Whether anyone receives the spectators' messages (the host says; by default always).
     watched: Callable[[], bool]
+    #: The room's facts as last shown (``_room_facts``), ``None`` before the first.
+    _facts: RoomFacts | None
 
     def shown_version(self, target: Seat) -> int:
         """The version of the last state sent to ``target`` (a seat, or ``SPECTATORS``)."""
@@ -55,17 +58,32 @@ class Output:
     def _common(self) -> dict[str, Any]:
         """What every viewer's state holds alike, worked out once per broadcast (the lists
         and the deal without a seed are then shared by the viewers' messages: nothing
-        changes a message once built)."""
+        changes a message once built). ``facts``: the room's facts, as ``_room_facts``."""
         public = self._public_waiting()
-        deal = self._deal_common()
+        facts = self._room_facts()
         return {
-            "totals": list(self.match.totals),
-            "seats": self.seats.public(),
+            "totals": facts.totals,
+            "seats": facts.seats,
             "public_waiting": public,
             "to_act": sorted(public),
-            "deal": deal,
-            "unseeded": _seeded(deal, None),
+            "deal": facts.deal,
+            "unseeded": facts.unseeded,
+            "facts": facts,
         }
+
+    def _room_facts(self) -> RoomFacts:
+        """The room's facts every viewer is shown, with their text: the same objects (and
+        bytes) from one broadcast to the next while none of them changes, which is most
+        of the time (an action changes the views, rarely the seats or the totals)."""
+        deal = self._deal_common()
+        slots = self.seats.slots
+        key = (tuple(map(_PUBLIC, slots)), self.match.hand, self.phase, self.preset,
+               self.private, self.rematch, self.room_id, self.match.totals,
+               deal["commitment"], deal["hand"], deal["scheme"], deal["seed_hand"])
+        facts = self._facts
+        if facts is None or facts.key != key:
+            facts = self._facts = _facts(key, self, deal)
+        return facts
 
     def _waiting_of(self, seat: Seat | None) -> Waiting | None:
         """The decision ``seat`` is asked for (``None``: none, or a spectator)."""
@@ -140,15 +158,18 @@ class Output:
         keeps its version and the content it was last shown, so when it is back the change
         shows and its version moves on by one."""
         common = self._common()
+        show = self.viewers.show
         sends: list[Effect] = []
         for seat in self._listening():
             waiting = self._waiting_of(seat)
-            send = self.viewers.show(seat, self._content(seat, waiting, common), waiting,
-                                     _deadline_ms(waiting, now))
+            content = self._content(seat, waiting, common)
+            send = show(seat, content, waiting, _deadline_ms(waiting, now),
+                        _written(content, common))
             if send is not None:
                 sends.append(send)
         if self.watched():
-            send = self.viewers.show(SPECTATORS, self._content(None, None, common), None)
+            content = self._content(None, None, common)
+            send = show(SPECTATORS, content, None, None, _written(content, common))
             if send is not None:
                 sends.append(send)
         return sends
@@ -190,6 +211,79 @@ class Output:
                     sends.append(Send(target, {"type": "event", "room": room, "version": version,
                                                "event": message}, begun + tail))
         return sends
+
+
+class RoomFacts(NamedTuple):
+    """What every viewer's state shows of the room alike (see ``Output._room_facts``), and
+    its text as ``Viewers`` writes a content (sorted keys): the deal without a seed, the
+    keys from ``hand`` to ``seats`` (then the name ``to_act``), the keys from ``totals`` to
+    ``variant`` (then the name ``view``). ``key``: what they were made from."""
+
+    key: tuple[Any, ...]
+    seats: list[dict[str, Any]]
+    totals: list[int]
+    deal: dict[str, Any]
+    unseeded: dict[str, Any]
+    unseeded_text: bytes
+    fixed_text: bytes
+    rest_text: bytes
+
+
+#: A seat's fields that every viewer sees (``SeatSlot.public``): the key of what it shows.
+_PUBLIC = attrgetter("kind", "name", "ready", "connected", "trustee", "program")
+
+
+def _facts(key: tuple[Any, ...], table: Output, deal: dict[str, Any]) -> RoomFacts:
+    """The ``RoomFacts`` of ``table`` (``deal``: its ``_deal_common``)."""
+    seats = table.seats.public()
+    totals = list(table.match.totals)
+    unseeded = _seeded(deal, None)
+    fixed = orjson.dumps({
+        "hand": table.match.hand,
+        "phase": table.phase,
+        "preset": table.preset,
+        "private": table.private,
+        "rematch": table.rematch,
+        "room": table.room_id,
+        "seats": seats,
+    }, option=orjson.OPT_SORT_KEYS)
+    rest = orjson.dumps({"totals": totals, "type": "state", "variant": table.engine.name},
+                        option=orjson.OPT_SORT_KEYS)
+    return RoomFacts(key, seats, totals, deal, unseeded,
+                     orjson.dumps(unseeded, option=orjson.OPT_SORT_KEYS),
+                     b"," + fixed[1:-1] + b',"to_act":', b"," + rest[1:-1] + b',"view":')
+
+
+def _written(content: dict[str, Any], common: dict[str, Any]) -> bytes:
+    """``content`` (of ``_content``) as ``Viewers`` writes a content, key for key (sorted
+    keys, see ``viewers._content``), from the text of the room's facts (``RoomFacts``) and
+    its own parts: only its view (a kilobyte or two) and what differs from other viewers'
+    is written for each viewer, not the seats, the deal and the room's facts again (half
+    the writing of an MCR state)."""
+    facts: RoomFacts = common["facts"]
+    deal = content["deal"]
+    to_act = content["to_act"]
+    you = content["you"]
+    return b"".join((
+        b'{"deal":',
+        facts.unseeded_text if deal is facts.unseeded
+        else orjson.dumps(deal, option=orjson.OPT_SORT_KEYS),
+        facts.fixed_text,
+        orjson.dumps(to_act),
+        facts.rest_text,
+        _view_text(content["view"]),
+        b',"you":',
+        b"null" if you is None else b"%d" % you,
+        b"}",
+    ))
+
+
+def _view_text(view: Any) -> bytes:
+    """A view as ``viewers._content`` writes it (keys that are not strings the slow way)."""
+    try:
+        return orjson.dumps(view, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return orjson.dumps(view, option=SORTED)
 
 
 def _seeded(deal: dict[str, Any], seed: str | None) -> dict[str, Any]:

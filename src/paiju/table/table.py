@@ -123,6 +123,7 @@ class Table(Keeping, Trustees, Output):
         # Whether any spectator (or operator) receives the spectators' messages: the host
         # sets it, so that nobody's view is built while nobody watches.
         self.watched: Callable[[], bool] = _always
+        self._facts = None
 
     @property
     def bots(self) -> dict[Seat, SeatBot]:

@@ -54,7 +54,7 @@ class Viewers:
             )
 
     def show(self, target: Seat, content: dict[str, Any], waiting: Waiting | None,
-             deadline_ms: int | None = None) -> Send | None:
+             deadline_ms: int | None = None, written: bytes | None = None) -> Send | None:
         """The ``state`` to send ``target``, or ``None`` when it would show nothing new.
 
         ``content`` is the state without its counters (``COUNTERS``): what is compared with
@@ -63,8 +63,11 @@ class Viewers:
 
         Skipping unchanged states matters for hidden information: a seat that is not told of
         a change cannot learn from the version bump that another seat answered in secret. Its
-        older version stays valid for its own decision."""
-        body = _content(content)
+        older version stays valid for its own decision.
+
+        ``written``: ``content`` as ``_content`` writes it, when the caller wrote it (from
+        parts it shares between viewers): the same bytes, so the same digest and frame."""
+        body = _content(content) if written is None else written
         seen = _digest_of(body)
         version = self._seen.get(target, self._floor)
         if self._last_shown.get(target) == seen:
