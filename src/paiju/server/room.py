@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from types import EllipsisType
 from typing import Any, TypeVar
 
 import structlog
@@ -206,16 +207,29 @@ class Room:
         failed tick's retry time (a deadline that keeps failing would otherwise spin the
         loop), nor the next hand while the server drains; the spectators' next message; the
         time a finished room is unloaded or an abandoned one closed. Never while paused."""
+        return self._wake(self._deadline())
+
+    def _deadline(self) -> float | None:
+        """The table's next deadline as the room keeps it: ``None`` while paused, or while
+        the server drains and holds the next hand."""
+        if self.paused or self._holding_hand():
+            return None
+        return self.table.next_deadline()
+
+    def _wake(self, deadline: float | None) -> float | None:
+        """``wake_at`` for the table's ``deadline`` as ``_deadline`` gave it (read once
+        after each job: the table's walk of its decisions is not made twice)."""
         if self.paused:
             return None
-        deadline = None if self._holding_hand() else self.table.next_deadline()
-        times = [
-            None if deadline is None else max(deadline, self._hold_until),
-            self._finished.until,
-            self._abandoned.until,
-            self.feed.next_release(),
-        ]
-        return min((t for t in times if t is not None), default=None)
+        wake = None if deadline is None else max(deadline, self._hold_until)
+        for then in (self._finished.until, self._abandoned.until):
+            if then is not None and (wake is None or then < wake):
+                wake = then
+        if len(self.feed):  # (the feed holds nothing unless spectators are delayed)
+            then = self.feed.next_release()
+            if then is not None and (wake is None or then < wake):
+                wake = then
+        return wake
 
     def _holding_hand(self) -> bool:
         """While the server drains, a finished hand is not followed by the next one."""
@@ -227,9 +241,12 @@ class Room:
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(room=self.room_id)
         loop = asyncio.get_running_loop()
+        # The clock and the table's deadline are read once a turn: after a job (or a wake),
+        # they serve the housekeeping check and then the next wait.
+        now, deadline = self.now(), self._deadline()
         while True:
-            wake = self.wake_at()
-            timeout = None if wake is None else max(0.0, wake - self.now())
+            wake = self._wake(deadline)
+            timeout = None if wake is None else max(0.0, wake - now)
             try:
                 item = await self._inbox.get(timeout)
             except TimeoutError:
@@ -239,15 +256,22 @@ class Room:
                     return
                 job, future, arrived = item
                 await self._run_job(job, future, self.now(), arrived, loop)
-            now = self.now()
-            if self.closed or (not self._quiet(now) and await self._housekeeping(now)):
-                return  # (closed: stopped, as it could not be rebuilt after a failed write)
+            now, deadline = self.now(), self._deadline()
+            if self.closed:
+                return  # (stopped, as it could not be rebuilt after a failed write)
+            if not self._quiet(now, deadline):
+                if await self._housekeeping(now):
+                    return
+                now, deadline = self.now(), self._deadline()  # (the table may have moved)
 
-    def _quiet(self, now: float) -> bool:
+    def _quiet(self, now: float, deadline: float | EllipsisType | None = ...) -> bool:
         """Whether nothing is due at ``now`` but the spectators' held messages, which are
         released here: most wakes (after a player's action) need no housekeeping coroutine,
-        one made and run per action for nothing."""
-        if self._tick_wanted(now) or self._due_for_unload(now) or self._due_for_closing(now):
+        one made and run per action for nothing. ``deadline``: ``_deadline()``, if read."""
+        if deadline is ...:
+            deadline = self._deadline()
+        if (deadline is not None and deadline <= now) or self._due_for_unload(now) \
+                or self._due_for_closing(now):
             return False  # (``_housekeeping`` asks again: the answers are the same at ``now``)
         self.audience.release(now)
         return True
@@ -485,6 +509,8 @@ class Room:
     def _items(self, batch: list[Persist]) -> list[Appended]:
         """Records to write, with their deadlines as wall-clock times (so that a restart
         keeps each decision's remaining time)."""
+        if not any(e.deadlines for e in batch):  # (most records: no clock read at all)
+            return [(e.record, e.entry, {}) for e in batch]
         offset = time.time() - self.now()
         return [
             (e.record, e.entry, {seat: at + offset for seat, at in e.deadlines.items()})
