@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -254,3 +255,43 @@ async def test_deadlines_are_written_as_wall_clock_times() -> None:
         [Persist(record, entry), Persist(record, entry, {2: room.now() + 30.0})])
     assert empty == {}
     assert list(written) == [2] and abs(written[2] - (time.time() + 30.0)) < 1.0
+
+
+class Batches(MemoryStore):
+    """A memory store that notes each write's records (one ``append_many`` each)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[list[int]] = []
+
+    def append_many(self, room_id: str, items: Any) -> None:
+        self.batches.append([entry.n for _, entry, _ in items])
+        super().append_many(room_id, items)
+
+
+def _persist(n: int) -> Persist:
+    return Persist(ActionRecord(0, n, 0, "pass", "player", n), Entry(n, "action", "{}", "p", "h"))
+
+
+def _send(seat: int, text: str) -> Send:
+    return Send(seat, {"type": "notice", "room": "r", "kind": "operator", "text": text})
+
+
+async def test_runs_of_records_are_written_together_each_before_the_sends_after_it() -> None:
+    store = Batches()
+    table = Clockwork(None)
+    table.engine = SimpleNamespace(name="race")  # type: ignore[attr-defined]
+    room = Room(table, store)  # type: ignore[arg-type]
+    member = Watching(store)
+    room.members[0] = {member}  # type: ignore[arg-type]
+    store.append_many("r", [(created("r"), Entry(0, "room", "{}", "", "h0"), {})])
+    store.batches.clear()
+    effects: list[Effect] = [
+        _send(0, "a"), _persist(1), _send(0, "b"), _send(1, "nobody"), _persist(2),
+        _persist(3), _send(0, "c"), _persist(4),
+    ]
+    await room.carry_out(effects)
+    assert store.batches == [[1], [2, 3], [4]]
+    assert [(orjson.loads(frame)["text"], stored) for frame, stored in member.frames] == [
+        ("a", 1), ("b", 2), ("c", 4),  # (1 stored: the room's entry 0)
+    ]

@@ -31,7 +31,7 @@ from paiju.server.logs import LOG_CONTEXT
 from paiju.server.mailbox import Mailbox
 from paiju.server.metrics import Countdown, Metrics, RoomFacts
 from paiju.table.commands import Close
-from paiju.table.effects import ActionRecord, Effect, Persist, Send
+from paiju.table.effects import ActionRecord, Effect, Incident, Persist, Send
 from paiju.table.errors import WrongPhase
 from paiju.table.table import CLOSED, FINISHED, HAND_OVER, PLAYING, Table, TableFailed
 
@@ -476,31 +476,46 @@ class Room:
         records are written in one step (one transaction, one round trip to a shared store),
         awaited before anything after them is sent. Raises ``NotSaved`` when a write fails
         (nothing after it is carried out)."""
-        for records, then in runs(effects):
+        if self._appender is None:  # a local store: written at once, no coroutine
+            self.carry_out_now(effects)
+            return
+        records: list[Persist] = []
+        for effect in effects:
+            if isinstance(effect, Persist):
+                records.append(effect)
+                continue
             if records:
-                if self._appender is None:  # a local store: written at once, no coroutine
-                    self._persist_now(records)
-                else:
-                    await self._persist(records)
-            self._deliver(then)
+                await self._persist(records)
+                records = []
+            self._deliver(effect)
+        if records:
+            await self._persist(records)
         self._after_effects()
 
     def carry_out_now(self, effects: list[Effect]) -> None:
-        """``carry_out`` with the store's synchronous writes: before the room's task runs
-        (the room is being opened and is not shown to anybody yet)."""
-        for records, then in runs(effects):
+        """``carry_out`` with the store's synchronous writes: a local store's, or any
+        store's before the room's task runs (the room is being opened and is not shown to
+        anybody yet). One pass over the effects: a run of records is written as the first
+        effect after it comes."""
+        records: list[Persist] = []
+        for effect in effects:
+            if isinstance(effect, Persist):
+                records.append(effect)
+                continue
             if records:
                 self._persist_now(records)
-            self._deliver(then)
+                records = []
+            self._deliver(effect)
+        if records:
+            self._persist_now(records)
         self._after_effects()
 
-    def _deliver(self, effects: list[Effect]) -> None:
-        """Send, or report, effects that are not records."""
-        for effect in effects:
-            if isinstance(effect, Send):
-                self.audience.send(effect, self.now)
-            elif not isinstance(effect, Persist):
-                self.log.warning(effect.kind, seat=effect.seat, error=effect.error)
+    def _deliver(self, effect: Send | Incident) -> None:
+        """Send, or report, an effect that is not a record."""
+        if isinstance(effect, Send):
+            self.audience.send(effect, self.now)
+        else:
+            self.log.warning(effect.kind, seat=effect.seat, error=effect.error)
 
     def _after_effects(self) -> None:
         if self.feed.actions and self.table.phase != PLAYING:
@@ -607,21 +622,3 @@ class Room:
             seats=[(slot.kind, slot.connected) for slot in self.table.seats],
             trustees=sum(slot.trustee for slot in self.table.seats),
         )
-
-
-
-
-def runs(effects: list[Effect]) -> list[tuple[list[Persist], list[Effect]]]:
-    """The effects in runs: consecutive records to write together, then the effects up to
-    the next record (sent only once the records before them are written)."""
-    found: list[tuple[list[Persist], list[Effect]]] = []
-    for effect in effects:
-        if isinstance(effect, Persist):
-            if not found or found[-1][1]:
-                found.append(([], []))
-            found[-1][0].append(effect)
-        else:
-            if not found:
-                found.append(([], []))
-            found[-1][1].append(effect)
-    return found
