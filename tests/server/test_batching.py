@@ -185,3 +185,16 @@ async def test_an_idle_connection_waits_for_its_writes_in_a_list_not_a_deque() -
         (connection,) = server._server.connections
         assert connection.drain_waiters == [] and isinstance(connection.drain_waiters, list)
         await client.close()
+
+
+def test_a_marker_left_alone_is_called_and_what_it_queues_is_taken() -> None:
+    box = Outbox(max_frames=10, max_bytes=10_000)
+    called: list[str] = []
+    box.put(b"a")
+    box.mark(lambda: (called.append("m"), box.put(b"late")))
+    assert box.take() == [b"a"]
+    assert box.frames != [] and box.count == 0  # the marker alone is left
+    assert box.take() == [b"late"]
+    assert called == ["m"]
+    assert (box.count, box.bytes, box.frames) == (0, 0, [])
+    assert box.take() is None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -15,6 +17,8 @@ from paiju.server.feed import SpectatorFeed
 from paiju.server.room import Room
 from paiju.table.commands import Join
 from paiju.table.effects import Effect, Persist, Send
+from paiju.table.ledger import Entry
+from paiju.table.records import ActionRecord
 from paiju.table.table import FINISHED, PLAYING, Table, TableSettings
 from tests.persistence.writer import created
 
@@ -183,3 +187,111 @@ async def test_a_paused_room_s_wake_is_quiet_even_with_a_deadline_due() -> None:
     room = Room(Clockwork(0.0), MemoryStore())  # type: ignore[arg-type]
     room.paused_since = 0.0
     assert room._quiet(10.0)
+
+
+class Counting(Clockwork):
+    """A ``Clockwork`` that counts how often its deadline is read."""
+
+    def __init__(self, deadline: float | None) -> None:
+        super().__init__(deadline)
+        self.reads = 0
+
+    def next_deadline(self) -> float | None:
+        self.reads += 1
+        return self.deadline
+
+    def tick(self, now: float) -> list[Effect]:
+        self.deadline = None  # what was due is done
+        return super().tick(now)
+
+
+async def test_a_job_s_turn_reads_the_table_s_deadline_once() -> None:
+    table = Counting(None)
+    room = Room(table, MemoryStore())  # type: ignore[arg-type]
+    room.start()
+    for _ in range(3):
+        assert await room.call(lambda table, now: (None, [])) is None
+    await asyncio.sleep(0)  # the task finishes its last turn and waits again
+    assert table.reads == 1 + 3  # the start, then once after each job
+    await room.stop()
+
+
+async def test_a_deadline_a_job_sets_is_kept_for_the_next_wait() -> None:
+    table = Counting(None)
+    room = Room(table, MemoryStore())  # type: ignore[arg-type]
+    room.start()
+
+    due: list[float] = []
+
+    def job(table: Any, now: float) -> tuple[None, list[Effect]]:
+        table.deadline = now + 0.01  # read once after the job: the room wakes for it
+        due.append(table.deadline)
+        return None, []
+
+    await room.call(job)
+    for _ in range(200):
+        if table.ticks:
+            break
+        await asyncio.sleep(0.005)
+    assert len(table.ticks) == 1 and table.ticks[0] >= due[0]
+    await room.stop()
+
+
+def test_records_without_deadlines_are_written_without_reading_the_clock() -> None:
+    # No running loop: reading the room's clock would raise.
+    room = Room(Clockwork(None), MemoryStore())  # type: ignore[arg-type]
+    entry = Entry(1, "action", "{}", "p", "h")
+    record = ActionRecord(0, 1, 0, "pass", "player", 3)
+    assert room._items([Persist(record, entry), Persist(record, entry)]) == [
+        (record, entry, {}), (record, entry, {}),
+    ]
+
+
+async def test_deadlines_are_written_as_wall_clock_times() -> None:
+    room = Room(Clockwork(None), MemoryStore())  # type: ignore[arg-type]
+    entry = Entry(1, "action", "{}", "p", "h")
+    record = ActionRecord(0, 1, 0, "pass", "player", 3)
+    (_, _, empty), (_, _, written) = room._items(
+        [Persist(record, entry), Persist(record, entry, {2: room.now() + 30.0})])
+    assert empty == {}
+    assert list(written) == [2] and abs(written[2] - (time.time() + 30.0)) < 1.0
+
+
+class Batches(MemoryStore):
+    """A memory store that notes each write's records (one ``append_many`` each)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[list[int]] = []
+
+    def append_many(self, room_id: str, items: Any) -> None:
+        self.batches.append([entry.n for _, entry, _ in items])
+        super().append_many(room_id, items)
+
+
+def _persist(n: int) -> Persist:
+    return Persist(ActionRecord(0, n, 0, "pass", "player", n), Entry(n, "action", "{}", "p", "h"))
+
+
+def _send(seat: int, text: str) -> Send:
+    return Send(seat, {"type": "notice", "room": "r", "kind": "operator", "text": text})
+
+
+async def test_runs_of_records_are_written_together_each_before_the_sends_after_it() -> None:
+    store = Batches()
+    table = Clockwork(None)
+    table.engine = SimpleNamespace(name="race")  # type: ignore[attr-defined]
+    room = Room(table, store)  # type: ignore[arg-type]
+    member = Watching(store)
+    room.members[0] = {member}  # type: ignore[arg-type]
+    store.append_many("r", [(created("r"), Entry(0, "room", "{}", "", "h0"), {})])
+    store.batches.clear()
+    effects: list[Effect] = [
+        _send(0, "a"), _persist(1), _send(0, "b"), _send(1, "nobody"), _persist(2),
+        _persist(3), _send(0, "c"), _persist(4),
+    ]
+    await room.carry_out(effects)
+    assert store.batches == [[1], [2, 3], [4]]
+    assert [(orjson.loads(frame)["text"], stored) for frame, stored in member.frames] == [
+        ("a", 1), ("b", 2), ("c", 4),  # (1 stored: the room's entry 0)
+    ]

@@ -19,7 +19,7 @@ import contextlib
 import contextvars
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import structlog
 from websockets.asyncio.server import ServerConnection
@@ -28,6 +28,7 @@ from websockets.protocol import OPEN
 
 from paiju.core.errors import GameError
 from paiju.server import protocol as p
+from paiju.server.compression import Deflater
 from paiju.server.config import ServerConfig
 from paiju.server.errors import RateLimited
 from paiju.server.intake import drained, framing, send_frames, text_frames, write_framed
@@ -80,7 +81,8 @@ class Writer:
     the time, and a writer task waiting held some 1.2 KiB of each."""
 
     __slots__ = (
-        "_context", "connection", "due", "failure", "finished", "links", "session", "task",
+        "_context", "connection", "due", "failure", "finished", "framing", "links", "session",
+        "task",
     )
 
     def __init__(self, links: Links, connection: ServerConnection, session: Session) -> None:
@@ -91,6 +93,9 @@ class Writer:
         self.due = False  # in the links' list of writers for their next flush
         self.finished = False
         self.failure: Exception | None = None
+        # How its messages are framed: fixed once the handshake agreed on the extensions,
+        # and read once per connection, not at every flush.
+        self.framing = framing(connection)
         # The connection's context (its log fields), whoever queues the frame that wakes it.
         self._context = contextvars.copy_context()
         session.outbox.waker = self.wake
@@ -121,7 +126,7 @@ class Writer:
         if self.finished or self.task is not None:
             return
         try:
-            written = self.links.write_now(self.connection, self.session)
+            written = self.links.write_now(self.connection, self.session, self.framing)
         except Exception as exc:  # re-raised by ``done``, to the connection's handler
             self.finished, self.failure = True, exc
             return
@@ -247,12 +252,13 @@ class Links:
 
     # ------------------------------------------------------------------ writer
 
-    def write_now(self, connection: ServerConnection, session: Session) -> bool | None:
+    def write_now(self, connection: ServerConnection, session: Session,
+                  deflater: Deflater | Literal[False] | None) -> bool | None:
         """Write what ``session`` has queued, without waiting: ``False`` once it is all
         written, ``None`` when a task must go on (the socket's buffer is over the library's
-        mark, the box ended, or the library must frame the messages: ``Links.write``)."""
+        mark, the box ended, or the library must frame the messages: ``Links.write``).
+        ``deflater``: ``framing(connection)``."""
         outbox = session.outbox
-        deflater = framing(connection)
         if deflater is False:
             return None
         while not (outbox.ended or connection.paused) and connection.protocol.state is OPEN:
@@ -316,15 +322,16 @@ class Links:
         loop = asyncio.get_running_loop()
         # Bytes, not text: invalid UTF-8 is then a typed error, not a dropped connection.
         frame = await connection.recv(decode=False)
-        session.arrived_at = loop.time()
+        now = session.arrived_at = loop.time()  # (read once: parsing takes microseconds)
         if session.outbox.ended:
             # Closing: keep reading (and dropping), or the client's answer to the close
             # would sit behind unread frames and the close would wait for its timeout.
             return
         if self.config.rate_bytes_per_second:
-            wait = bytes_budget.spend(loop.time(), len(frame))
+            wait = bytes_budget.spend(now, len(frame))
             if wait:
                 await asyncio.sleep(wait)  # not read meanwhile: TCP slows the sender
+                now = loop.time()
         try:
             message = parse_frame(frame)
         except GameError as exc:
@@ -332,11 +339,11 @@ class Links:
             # cycle (the error's traceback holds this frame, the frame the error), garbage
             # that only a collection reclaims, a dozen objects a refusal.
             self.metrics.received("invalid").inc()
-            if self._affordable(session, None, loop.time()):
+            if self._affordable(session, None, now):
                 self._refuse(session, exc)
             return
         self.metrics.received(message.type).inc()
-        if self._affordable(session, message, loop.time()):
+        if self._affordable(session, message, now):
             await self._carry_out(session, message)
 
     def _affordable(self, session: Session, message: p.ClientMessage | None, now: float) -> bool:

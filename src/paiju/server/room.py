@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from types import EllipsisType
 from typing import Any, TypeVar
 
 import structlog
@@ -30,7 +31,7 @@ from paiju.server.logs import LOG_CONTEXT
 from paiju.server.mailbox import Mailbox
 from paiju.server.metrics import Countdown, Metrics, RoomFacts
 from paiju.table.commands import Close
-from paiju.table.effects import ActionRecord, Effect, Persist, Send
+from paiju.table.effects import ActionRecord, Effect, Incident, Persist, Send
 from paiju.table.errors import WrongPhase
 from paiju.table.table import CLOSED, FINISHED, HAND_OVER, PLAYING, Table, TableFailed
 
@@ -206,16 +207,29 @@ class Room:
         failed tick's retry time (a deadline that keeps failing would otherwise spin the
         loop), nor the next hand while the server drains; the spectators' next message; the
         time a finished room is unloaded or an abandoned one closed. Never while paused."""
+        return self._wake(self._deadline())
+
+    def _deadline(self) -> float | None:
+        """The table's next deadline as the room keeps it: ``None`` while paused, or while
+        the server drains and holds the next hand."""
+        if self.paused or self._holding_hand():
+            return None
+        return self.table.next_deadline()
+
+    def _wake(self, deadline: float | None) -> float | None:
+        """``wake_at`` for the table's ``deadline`` as ``_deadline`` gave it (read once
+        after each job: the table's walk of its decisions is not made twice)."""
         if self.paused:
             return None
-        deadline = None if self._holding_hand() else self.table.next_deadline()
-        times = [
-            None if deadline is None else max(deadline, self._hold_until),
-            self._finished.until,
-            self._abandoned.until,
-            self.feed.next_release(),
-        ]
-        return min((t for t in times if t is not None), default=None)
+        wake = None if deadline is None else max(deadline, self._hold_until)
+        for then in (self._finished.until, self._abandoned.until):
+            if then is not None and (wake is None or then < wake):
+                wake = then
+        if len(self.feed):  # (the feed holds nothing unless spectators are delayed)
+            then = self.feed.next_release()
+            if then is not None and (wake is None or then < wake):
+                wake = then
+        return wake
 
     def _holding_hand(self) -> bool:
         """While the server drains, a finished hand is not followed by the next one."""
@@ -227,9 +241,12 @@ class Room:
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(room=self.room_id)
         loop = asyncio.get_running_loop()
+        # The clock and the table's deadline are read once a turn: after a job (or a wake),
+        # they serve the housekeeping check and then the next wait.
+        now, deadline = self.now(), self._deadline()
         while True:
-            wake = self.wake_at()
-            timeout = None if wake is None else max(0.0, wake - self.now())
+            wake = self._wake(deadline)
+            timeout = None if wake is None else max(0.0, wake - now)
             try:
                 item = await self._inbox.get(timeout)
             except TimeoutError:
@@ -239,15 +256,22 @@ class Room:
                     return
                 job, future, arrived = item
                 await self._run_job(job, future, self.now(), arrived, loop)
-            now = self.now()
-            if self.closed or (not self._quiet(now) and await self._housekeeping(now)):
-                return  # (closed: stopped, as it could not be rebuilt after a failed write)
+            now, deadline = self.now(), self._deadline()
+            if self.closed:
+                return  # (stopped, as it could not be rebuilt after a failed write)
+            if not self._quiet(now, deadline):
+                if await self._housekeeping(now):
+                    return
+                now, deadline = self.now(), self._deadline()  # (the table may have moved)
 
-    def _quiet(self, now: float) -> bool:
+    def _quiet(self, now: float, deadline: float | EllipsisType | None = ...) -> bool:
         """Whether nothing is due at ``now`` but the spectators' held messages, which are
         released here: most wakes (after a player's action) need no housekeeping coroutine,
-        one made and run per action for nothing."""
-        if self._tick_wanted(now) or self._due_for_unload(now) or self._due_for_closing(now):
+        one made and run per action for nothing. ``deadline``: ``_deadline()``, if read."""
+        if deadline is ...:
+            deadline = self._deadline()
+        if (deadline is not None and deadline <= now) or self._due_for_unload(now) \
+                or self._due_for_closing(now):
             return False  # (``_housekeeping`` asks again: the answers are the same at ``now``)
         self.audience.release(now)
         return True
@@ -452,31 +476,46 @@ class Room:
         records are written in one step (one transaction, one round trip to a shared store),
         awaited before anything after them is sent. Raises ``NotSaved`` when a write fails
         (nothing after it is carried out)."""
-        for records, then in runs(effects):
+        if self._appender is None:  # a local store: written at once, no coroutine
+            self.carry_out_now(effects)
+            return
+        records: list[Persist] = []
+        for effect in effects:
+            if isinstance(effect, Persist):
+                records.append(effect)
+                continue
             if records:
-                if self._appender is None:  # a local store: written at once, no coroutine
-                    self._persist_now(records)
-                else:
-                    await self._persist(records)
-            self._deliver(then)
+                await self._persist(records)
+                records = []
+            self._deliver(effect)
+        if records:
+            await self._persist(records)
         self._after_effects()
 
     def carry_out_now(self, effects: list[Effect]) -> None:
-        """``carry_out`` with the store's synchronous writes: before the room's task runs
-        (the room is being opened and is not shown to anybody yet)."""
-        for records, then in runs(effects):
+        """``carry_out`` with the store's synchronous writes: a local store's, or any
+        store's before the room's task runs (the room is being opened and is not shown to
+        anybody yet). One pass over the effects: a run of records is written as the first
+        effect after it comes."""
+        records: list[Persist] = []
+        for effect in effects:
+            if isinstance(effect, Persist):
+                records.append(effect)
+                continue
             if records:
                 self._persist_now(records)
-            self._deliver(then)
+                records = []
+            self._deliver(effect)
+        if records:
+            self._persist_now(records)
         self._after_effects()
 
-    def _deliver(self, effects: list[Effect]) -> None:
-        """Send, or report, effects that are not records."""
-        for effect in effects:
-            if isinstance(effect, Send):
-                self.audience.send(effect, self.now)
-            elif not isinstance(effect, Persist):
-                self.log.warning(effect.kind, seat=effect.seat, error=effect.error)
+    def _deliver(self, effect: Send | Incident) -> None:
+        """Send, or report, an effect that is not a record."""
+        if isinstance(effect, Send):
+            self.audience.send(effect, self.now)
+        else:
+            self.log.warning(effect.kind, seat=effect.seat, error=effect.error)
 
     def _after_effects(self) -> None:
         if self.feed.actions and self.table.phase != PLAYING:
@@ -485,6 +524,8 @@ class Room:
     def _items(self, batch: list[Persist]) -> list[Appended]:
         """Records to write, with their deadlines as wall-clock times (so that a restart
         keeps each decision's remaining time)."""
+        if not any(e.deadlines for e in batch):  # (most records: no clock read at all)
+            return [(e.record, e.entry, {}) for e in batch]
         offset = time.time() - self.now()
         return [
             (e.record, e.entry, {seat: at + offset for seat, at in e.deadlines.items()})
@@ -581,21 +622,3 @@ class Room:
             seats=[(slot.kind, slot.connected) for slot in self.table.seats],
             trustees=sum(slot.trustee for slot in self.table.seats),
         )
-
-
-
-
-def runs(effects: list[Effect]) -> list[tuple[list[Persist], list[Effect]]]:
-    """The effects in runs: consecutive records to write together, then the effects up to
-    the next record (sent only once the records before them are written)."""
-    found: list[tuple[list[Persist], list[Effect]]] = []
-    for effect in effects:
-        if isinstance(effect, Persist):
-            if not found or found[-1][1]:
-                found.append(([], []))
-            found[-1][0].append(effect)
-        else:
-            if not found:
-                found.append(([], []))
-            found[-1][1].append(effect)
-    return found

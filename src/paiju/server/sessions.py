@@ -107,6 +107,12 @@ class Outbox:
             self.frames = [frames.pop()]
             self.count = self.bytes = 0
             return frames  # type: ignore[return-value]
+        if not self.count and len(frames) == 1:
+            # Only that marker left, after its frames were written: the next take reaches it
+            # (an act's every seat, every act), without the general walk below.
+            self.frames = []
+            frames[0]()  # type: ignore[operator]
+            return self.take() if self.frames else None  # (queued by the marker: none do)
         while self.frames:
             while self.frames and not isinstance(marker := self.frames[0], bytes):
                 del self.frames[0]
