@@ -75,3 +75,21 @@ def test_a_malformed_text_is_refused_each_time_and_not_kept() -> None:
         with pytest.raises(MalformedAction):
             notation.parse_action("discard nonsense")
     assert "discard nonsense" not in notation._PARSED
+
+
+def test_a_state_s_memo_is_its_own_made_on_first_read_and_never_a_field() -> None:
+    import copy
+    import dataclasses
+
+    from paiju.engines.diu.state import DiuState
+
+    state = random_hand(5, {})[4]
+    fresh = evolve(state)
+    assert "derived" not in fresh.__dict__
+    memo = fresh.derived
+    assert memo == {} and fresh.derived is memo and fresh.__dict__["derived"] is memo
+    memo["marker"] = 1
+    for other in (evolve(fresh), copy.copy(fresh), dataclasses.replace(fresh)):
+        assert other == fresh and "marker" not in other.derived
+    assert "derived" not in {f.name for f in dataclasses.fields(DiuState)}
+    assert not hasattr(DiuState, "derived")  # the class holds no memo of its own
