@@ -16,6 +16,7 @@ one (so a seat learns the standing call's level, like the seed's ``call_in_deskt
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from paiju.core.errors import NotYourTurn
@@ -24,7 +25,7 @@ from paiju.core.seats import Seat
 from paiju.engines.base import Event
 from paiju.engines.diu import arbitration as arb
 from paiju.engines.diu import combos
-from paiju.engines.diu.cards import profile, sort_cards
+from paiju.engines.diu.cards import ALL_TOKENS, profile, sort_cards
 from paiju.engines.diu.deck import deal, shuffle
 from paiju.engines.diu.schema import (
     CardSourceEvent,
@@ -160,19 +161,31 @@ def _legal(state: DiuState, seat: Seat) -> frozenset[Action]:
         return frozenset()
     hand, card = state.hands[seat], state.card
     if q == "discard":
-        return frozenset(Action("discard", cards=(c,)) for c in set(hand))
+        return frozenset(map(_DISCARDS.__getitem__, set(hand)))
     assert card is not None and state.poll is not None
     if q == "call":
-        return frozenset((PASS, *(Action("call", call=c) for c in offered_calls(state, seat))))
+        return _answers(offered_calls(state, seat))
     if q == "reask":
         diu = combos.can_diu(state.config.combo, card, hand, len(state.melds[seat]))
-        return frozenset((PASS, Action("call", call="diu"))) if diu else frozenset((PASS,))
+        return _answers(("diu",) if diu else ())
     if q == "diu_pick":
         pairs = combos.diu_pairs(state.config.combo, card, hand, len(state.melds[seat]))
         return frozenset((PASS, *(Action("diu", cards=p) for p in pairs)))
     claim = state.poll.claims[-1][1]
     takes = combos.takes_for(state.config.combo, card, hand, state.melds[seat]).get(claim, ())
     return frozenset((PASS, *(Action("take", cards=t.cards, meld=t.upgrade) for t in takes)))
+
+
+#: Each card's discard, made once: a seat to discard is offered one per distinct card of
+#: its hand, each a new ``Action`` before (a fifth of the actions are discards).
+_DISCARDS = {card: Action("discard", cards=(card,)) for card in ALL_TOKENS}
+
+
+@cache  # (at most one entry per subset of ``combos.CALLS``: 64)
+def _answers(calls: tuple[str, ...]) -> frozenset[Action]:
+    """``pass`` and a ``call`` of each of ``calls``: what a polled seat may answer. The
+    same few lists recur on every poll, so each is made once."""
+    return frozenset((PASS, *(Action("call", call=c) for c in calls)))
 
 
 _CODES = {

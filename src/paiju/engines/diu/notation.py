@@ -28,7 +28,25 @@ def _cards(tokens: list[str]) -> tuple[str, ...]:
 
 
 def parse_action(text: str) -> Action:
-    """The action written ``text``; ``MalformedAction`` if it is not valid notation."""
+    """The action written ``text``; ``MalformedAction`` if it is not valid notation.
+
+    The texts seats send are few (a pass, a call, a discard of one of the deck's cards, a
+    take of a hand's cards), so each is read once and its (immutable) action kept, up to
+    ``_PARSED_KEPT`` of them: any text may arrive, so the memo is emptied when full."""
+    found = _PARSED.get(text)
+    if found is None:
+        found = _parse(text)
+        if len(_PARSED) >= _PARSED_KEPT:
+            _PARSED.clear()
+        _PARSED[text] = found
+    return found
+
+
+_PARSED: dict[str, Action] = {}
+_PARSED_KEPT = 4096
+
+
+def _parse(text: str) -> Action:
     head, *rest = split_tokens(text)
     if head == "pass" and not rest:
         return Action("pass")
