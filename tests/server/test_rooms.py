@@ -244,10 +244,10 @@ async def test_max_rooms_counts_exactly_the_loaded_rooms_that_wait_or_play() -> 
 @pytest.mark.parametrize(
     ("overrides", "expected"),
     [
-        ({}, {"m": 4, "d": 2}),  # the defaults: MCR every 4 actions, the rest every 2
-        ({"snapshot_every": 3}, {"m": 4, "d": 3}),  # the per-variant entry wins
-        ({"snapshot_every_by_variant": {}}, {"m": 2, "d": 2}),
-        ({"snapshot_every_by_variant": {"dragon": 0}}, {"m": 2, "d": 0}),
+        ({}, {"m": 4, "d": 2, "s": 4}),  # the defaults: MCR, shengji every 4, the rest 2
+        ({"snapshot_every": 3}, {"m": 4, "d": 3, "s": 4}),  # the per-variant entry wins
+        ({"snapshot_every_by_variant": {}}, {"m": 2, "d": 2, "s": 2}),
+        ({"snapshot_every_by_variant": {"dragon": 0}}, {"m": 2, "d": 0, "s": 2}),
     ],
 )
 async def test_a_room_snapshots_as_often_as_its_variant_is_set_to(
@@ -255,7 +255,7 @@ async def test_a_room_snapshots_as_often_as_its_variant_is_set_to(
 ) -> None:
     store = MemoryStore()
     empty = tuple({"kind": "empty"} for _ in range(4))
-    for room_id, variant, at in [("m", "mcr", 1.0), ("d", "dragon", 2.0)]:
+    for room_id, variant, at in [("m", "mcr", 1.0), ("d", "dragon", 2.0), ("s", "shengji", 3.0)]:
         writer = Writer(store, room_id)
         writer.add(created(room_id, at, variant, {}))
         writer.add(RoomStatus("waiting", (0, 0, 0, 0), empty, 1))

@@ -219,3 +219,43 @@ def test_a_rarer_snapshot_restores_the_same_table_after_any_action(every: int) -
         assert (again.state, again.seq, again.phase) == (table.state, table.seq, table.phase)
         assert sorted(again.decisions.waiting) == sorted(table.decisions.waiting)
     assert played >= every + 1
+
+
+def test_a_shengji_room_snapshotted_every_4_restores_after_any_action() -> None:
+    # Shengji rooms snapshot every 4 actions by default (``snapshot_every_by_variant``):
+    # stopped after any action of a real hand (bids, the kitty, plays), a room comes back from
+    # its last snapshot and at most 3 actions, equal to the table that played them.
+    from paiju.engines.registry import get_engine
+
+    settings = TableSettings(timers={}, bot_delay=0.5, between_hands=3.0,
+                             restore_grace=15.0, snapshot_every=4)
+
+    def shengji_table() -> Table:
+        engine = get_engine("shengji")
+        return Table("sj", engine, engine.normalize_options({}), "s33d", settings,
+                     lambda seat, level: FirstLegalBot())
+
+    table = shengji_table()
+    effects: list[Effect] = []
+    for seat in range(4):
+        effects += table.handle(None, Join(f"p{seat}"), 0.0)
+    for seat in range(4):
+        effects += table.handle(seat, Ready(), 0.0)
+    played = 0
+    while table.phase == PLAYING and played < 60:
+        seat = min(table.decisions.waiting)
+        engine = table.engine
+        legal = sorted(engine.format_action(a) for a in engine.legal_actions(table.state, seat))
+        effects += table.handle(seat, Act(table.shown_version(seat), legal[-1]), 0.0)
+        played += 1
+        stored = records(effects)
+        last = max(i for i, r in enumerate(stored) if r.kind == "snapshot")
+        assert sum(r.kind == "action" for r in stored[last:]) <= 3  # what a restore replays
+        again = shengji_table()
+        rebuild = Rebuild(again)
+        for record in stored[last:]:
+            rebuild.apply(record)
+        rebuild.finish(1.0, {})
+        assert (again.state, again.seq, again.phase) == (table.state, table.seq, table.phase)
+        assert sorted(again.decisions.waiting) == sorted(table.decisions.waiting)
+    assert played == 60  # bids, the kitty and tricks were all played and restored

@@ -69,10 +69,12 @@ class ServerConfig(BaseSettings):
     trustee_delay: Seconds = 1.0
     restore_grace: Seconds = 15.0
     snapshot_every: Count = 2
-    # Per variant, over ``snapshot_every``: an MCR action replays cheaply (no legality walk
-    # as dragon's has), so its rooms snapshot half as often (docs/operations.md).
+    # Per variant, over ``snapshot_every``: MCR and shengji rooms snapshot half as often (a
+    # snapshot is a fifth of a shengji action's CPU; their actions replay cheaply). Dragon
+    # keeps 2: its replay re-checks legality, and its hand has at most 4 actions, so with 4
+    # no snapshot is taken during a hand (docs/operations.md).
     snapshot_every_by_variant: dict[StrictStr, Count] = Field(
-        default_factory=lambda: {"mcr": 4}
+        default_factory=lambda: {"mcr": 4, "shengji": 4}
     )
     chain_check_delay: Seconds = 5.0
     history_key_file: StrictStr = ""
