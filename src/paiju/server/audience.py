@@ -63,16 +63,9 @@ class Audience:
             return
         targets = self.members.get(effect.to)
         if targets:
-            # ``deliver`` inline (a seat's message is most of what a room sends: a call less
-            # each). The seat's set as it is, not a copy: queuing a frame never changes who
-            # sits where (a full outbox asks its connection to close later, from a task).
-            message, frame = effect.message, effect.frame
-            if frame is None or CHECKED:
-                frame = frame_of(message, frame)
-            for member in targets:
-                member.send_frame(frame)
-            kind = message["type"] if isinstance(message, dict) else message.type
-            self.metrics.sent(kind).inc(len(targets))
+            # The seat's set as it is, not a copy: queuing a frame never changes who sits
+            # where (a full outbox asks its connection to close later, from a task).
+            self.deliver(effect.message, targets, effect.frame)
             if self.reached is not None:
                 self.reached.update(targets)
 
